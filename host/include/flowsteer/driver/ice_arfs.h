@@ -1,0 +1,135 @@
+// Driver plane: a mirror of the E810 ice driver's aRFS code (ice_arfs.c, spec 7).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "flowsteer/kernel/kernel.h"
+#include "flowsteer/tuple.h"
+
+namespace flowsteer::driver {
+
+inline constexpr uint32_t ICE_MAX_ARFS_LIST = 1024;
+inline constexpr uint32_t ICE_ARFS_LST_MASK = ICE_MAX_ARFS_LIST - 1;
+inline constexpr uint64_t ICE_ARFS_TIME_DELTA_EXPIRATION_MS = 5000;
+
+enum class FltrState : uint8_t { kInactive = 0, kActive = 1, kToDel = 2 };
+enum class FlowType : uint8_t { kIpv4Tcp = 0, kIpv4Udp = 1, kIpv6Tcp = 2, kIpv6Udp = 3 };
+inline constexpr int kFlowTypeCount = 4;
+// ICE-CMP full-tuple match (default) or the ICE-2020 flow_id-only match (spec 0, 7.2).
+enum class MatchMode : uint8_t { kTuple = 0, kFlowId = 1 };
+
+const char* fltr_state_name(FltrState s);
+const char* flow_type_name(FlowType t);
+inline bool is_udp(FlowType t) { return t == FlowType::kIpv4Udp || t == FlowType::kIpv6Udp; }
+
+// struct ice_fdir_fltr, the fields aRFS fills (spec 1.3).
+struct FltrInfo {
+  FlowType flow_type = FlowType::kIpv4Tcp;
+  FlowTuple tuple;
+  int16_t q_index = 0;
+  uint16_t dest_vsi = 0;
+  uint32_t fltr_id = 0;
+};
+
+// Where filters go: the ice_fdir_write_fltr shape (spec 7.4). 0 = posted.
+class FdirWriter {
+ public:
+  virtual ~FdirWriter() = default;
+  virtual int ice_fdir_write_fltr(const FltrInfo& fltr, bool add) = 0;
+};
+
+struct ArfsEntry {
+  FltrInfo fltr_info;
+  uint32_t flow_id = 0;
+  uint64_t time_activated = 0;  // virtual ms (HZ = 1000), UDP only
+  FltrState fltr_state = FltrState::kInactive;
+};
+
+// The seed experiment's counters, exactly where spec 7.9.2 puts them.
+struct ArfsCounters {
+  uint64_t steer_c = 0;  // every ndo_rx_flow_steer call
+  uint64_t steer_l = 0;  // every bucket entry visited by the search loop (R9)
+  uint64_t add = 0;      // every entry built (R10)
+  uint64_t del = 0;      // every expired entry processed (Y3)
+};
+
+struct SyncResult {
+  std::vector<uint32_t> deleted;  // filter ids in hardware-write order
+  std::vector<uint32_t> added;
+};
+
+// One entry as seen from outside: where it sits and what it holds.
+struct EntryView {
+  const ArfsEntry* entry;
+  uint32_t bucket;
+  uint32_t position;  // 0 = head of the bucket
+};
+
+class IceArfs : public kernel::RxFlowSteer {
+ public:
+  struct Options {
+    MatchMode match = MatchMode::kTuple;
+    uint16_t vsi = 0;
+  };
+  IceArfs(const Options& opt, FdirWriter* hw);
+
+  // Lifecycle (spec 7.1).
+  void ice_init_arfs();    // no-op when already active (newer ice)
+  void ice_clear_arfs();   // frees entries and lists, no per-entry HW delete
+  void ice_rebuild_arfs(); // clear + init: ids restart from 1
+  bool active() const { return active_; }
+
+  int ndo_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_index, uint32_t flow_id) override {
+    return ice_rx_flow_steer(skb, rxq_index, flow_id);
+  }
+  int ice_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_idx, uint32_t flow_id);  // 7.2
+  // One service-task run (spec 7.3) at virtual time now_ms.
+  SyncResult ice_sync_arfs_fltrs(uint64_t now_ms, kernel::RpsMayExpireFlow& kernel);
+
+  // Called when ice_service_task_schedule would be (new entry, queue change).
+  void set_schedule_hook(std::function<void()> hook) { schedule_ = std::move(hook); }
+  // R6: per-flow-type perfect-flow bitmap; absent (default) allows every type.
+  void set_perfect_flow_bitmap(bool present, uint8_t type_bits = 0xF);
+
+  // Fault injection (spec 8 cases 27, 31).
+  void fail_entry_allocs(int n) { fail_entry_allocs_ = n; }
+  void fail_wrapper_allocs(int n) { fail_wrapper_allocs_ = n; }
+  // Test hook for the id wrap (spec 7.2, case 30): the next id is counter + 1.
+  void set_last_fltr_id(int32_t counter) { last_fltr_id_ = counter; }
+  int32_t last_fltr_id() const { return last_fltr_id_; }
+
+  const ArfsCounters& counters() const { return counters_; }
+  int32_t active_fltr_cnt(FlowType t) const { return active_cnt_[static_cast<int>(t)]; }
+  size_t num_entries() const { return live_; }
+  std::vector<EntryView> entries() const;  // bucket order, head first
+  const ArfsEntry* find(uint32_t fltr_id) const;
+
+ private:
+  uint32_t alloc_slot();
+  void free_slot(uint32_t idx);
+  bool tuple_eq(const ArfsEntry& e, const FlowTuple& fk) const;
+  bool expired(const ArfsEntry& e, uint64_t now_ms, kernel::RpsMayExpireFlow& k) const;
+  void schedule() {
+    if (schedule_) schedule_();
+  }
+
+  Options opt_;
+  FdirWriter* hw_;
+  bool active_ = false;
+  std::vector<std::vector<uint32_t>> buckets_;  // entry indices, [0] = head
+  std::vector<ArfsEntry> pool_;
+  std::vector<uint32_t> free_;
+  size_t live_ = 0;
+  int32_t last_fltr_id_ = 0;
+  int32_t active_cnt_[kFlowTypeCount] = {0, 0, 0, 0};
+  ArfsCounters counters_;
+  bool perfect_bitmap_present_ = false;
+  uint8_t perfect_bits_ = 0xF;
+  int fail_entry_allocs_ = 0;
+  int fail_wrapper_allocs_ = 0;
+  std::function<void()> schedule_;
+};
+
+}  // namespace flowsteer::driver

@@ -1,0 +1,170 @@
+// Kernel plane: a sequential model of the RFS/aRFS code in net/core/dev.c
+// (spec 1-5). One object is one net_device plus the global sock flow table and
+// the per-CPU softnet_data counters.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "flowsteer/kernel/rps.h"
+#include "flowsteer/kernel/skb.h"
+
+namespace flowsteer::kernel {
+
+// The driver op the kernel calls (ndo_rx_flow_steer shape, spec 3 S6).
+// Returns a filter id >= 0, or a negative errno.
+class RxFlowSteer {
+ public:
+  virtual ~RxFlowSteer() = default;
+  virtual int ndo_rx_flow_steer(const Skb& skb, uint16_t rxq_index, uint32_t flow_id) = 0;
+};
+
+// The kernel export drivers call during expiry (spec 4.2).
+class RpsMayExpireFlow {
+ public:
+  virtual ~RpsMayExpireFlow() = default;
+  virtual bool rps_may_expire_flow(uint16_t rxq_index, uint32_t flow_id, uint16_t filter_id) = 0;
+};
+
+struct KernelConfig {
+  uint32_t nr_cpu_ids = 4;
+  uint32_t num_rx_queues = 4;      // real_num_rx_queues
+  Variant variant = Variant::kPatched;
+  SlotMode slot_mode = SlotMode::kLog;
+  bool ntuple = true;              // NETIF_F_NTUPLE
+  bool has_rx_cpu_rmap = true;     // dev->rx_cpu_rmap present
+  std::vector<uint16_t> rmap;      // RX queue per CPU; empty = cpu % num_rx_queues
+  uint32_t max_backlog = 0;        // netdev_max_backlog; 0 = never drop (spec 5)
+};
+
+// Which way set_rps_cpu went (spec 3.1/3.2 step labels).
+enum class SetRpsCpuPath : uint8_t {
+  kNotCalled = 0,
+  kInvalidCpu,      // S1: next_cpu >= nr_cpu_ids
+  kNoAccel,         // S2: no recorded queue, no rmap, or NTUPLE off
+  kSameQueue,       // S3: rmap(next_cpu) is the arrival queue
+  kNoTargetTable,   // S4
+  kGateSkip,        // S5g (patched): active slot kept
+  kDriverError,     // S6: rc < 0
+  kSteered,         // S7
+};
+inline constexpr int kSetRpsCpuPathCount = 8;
+const char* path_name(SetRpsCpuPath p);
+
+// The row of the spec 3.2 gate table that applied (patched only).
+enum class GateRow : uint8_t {
+  kNotEvaluated = 0,
+  kNoFilter,         // call driver
+  kInactive,         // call driver (stale slot)
+  kSkipOtherFlow,    // active, hash differs: skip
+  kSkipSameFlow,     // active, same hash, same CPU: skip
+  kSameFlowNewCpu,   // active, same hash, CPU moved: call driver
+};
+inline constexpr int kGateRowCount = 6;
+const char* gate_row_name(GateRow g);
+
+// A slot of one queue's table; queue < 0 means the stack dummy (voidflow) or none.
+struct RflowRef {
+  int32_t queue = -1;
+  uint32_t slot = 0;
+  bool valid() const { return queue >= 0; }
+  bool operator==(const RflowRef& o) const { return queue == o.queue && slot == o.slot; }
+};
+
+struct SteerCall {
+  bool called = false;
+  uint16_t queue = 0;
+  uint32_t flow_id = 0;
+  int rc = 0;
+};
+
+// Everything one skb did to the kernel plane.
+struct RxDecision {
+  int cpu = -1;                 // get_rps_cpu's return value
+  RflowRef rflow;               // slot whose last_qtail the enqueue writes
+  SetRpsCpuPath path = SetRpsCpuPath::kNotCalled;
+  GateRow gate = GateRow::kNotEvaluated;
+  SteerCall steer;
+  bool enqueued = false;
+  bool dropped = false;         // backlog full (spec 5): nothing advanced
+  uint32_t tail = 0;            // input_queue_tail of the chosen CPU after the enqueue
+};
+
+class Kernel : public RpsMayExpireFlow {
+ public:
+  explicit Kernel(const KernelConfig& cfg);
+
+  // --- configuration knobs, validated like the kernel -----------------------------------
+  // sysfs queues/rx-N/rps_flow_cnt (spec 1.1): 0 removes; rounds up to a power of two;
+  // a new table is a full reset. Returns 0, -EINVAL (bad queue, too large) or -ENOMEM.
+  int store_rps_flow_cnt(uint32_t rxq, uint64_t count);
+  // sysctl net.core.rps_sock_flow_entries (spec 1.1): 0 removes; rounds up; > 2^29 -EINVAL.
+  int set_rps_sock_flow_entries(uint64_t entries);
+  // sysfs rps_cpus as a CPU list (spec 1.1 rps_map); empty removes.
+  int set_rps_map(uint32_t rxq, const std::vector<uint16_t>& cpus);
+  void set_cpu_online(uint32_t cpu, bool online);
+  void set_ntuple(bool on) { cfg_.ntuple = on; }
+  void set_rx_cpu_rmap(bool present) { cfg_.has_rx_cpu_rmap = present; }
+  void set_rmap_entry(uint32_t cpu, uint16_t queue);
+  void set_driver(RxFlowSteer* drv) { driver_ = drv; }
+  void set_variant(Variant v) { cfg_.variant = v; }
+
+  // --- data path --------------------------------------------------------------------------
+  // rps_record_sock_flow from recvmsg on `cpu` (spec 1.1); no-op for hash 0 or no table.
+  void rps_record_sock_flow(uint32_t hash, uint32_t cpu);
+  // sock_rps_delete_flow on close (spec 1.1, case 40).
+  void sock_rps_delete_flow(uint32_t hash);
+  // netif_receive_skb: get_rps_cpu, then enqueue_to_backlog when it returned a CPU.
+  RxDecision netif_receive_skb(const Skb& skb);
+  // netif_rx: as above, but -1 is replaced by the current CPU (spec 2.1).
+  RxDecision netif_rx(const Skb& skb, uint32_t current_cpu);
+  // Backlog processing (spec 5): head += n; drain = head catches up with tail.
+  void input_queue_head_add(uint32_t cpu, uint32_t n) { head_[cpu] += n; }
+  void drain(uint32_t cpu) { head_[cpu] = tail_[cpu]; }
+
+  // --- exported helpers ------------------------------------------------------------------
+  bool rps_may_expire_flow(uint16_t rxq_index, uint32_t flow_id, uint16_t filter_id) override;
+  bool rps_flow_is_active(const rps_dev_flow& flow, const rps_dev_flow_table& table,
+                          uint32_t cpu) const;
+
+  // --- state inspection ---------------------------------------------------------------
+  const KernelConfig& config() const { return cfg_; }
+  uint32_t nr_cpu_ids() const { return cfg_.nr_cpu_ids; }
+  uint32_t num_rx_queues() const { return cfg_.num_rx_queues; }
+  bool cpu_online(uint32_t cpu) const { return cpu < cfg_.nr_cpu_ids && online_[cpu]; }
+  const rps_dev_flow_table* flow_table(uint32_t rxq) const { return tables_.at(rxq).get(); }
+  rps_dev_flow_table* flow_table(uint32_t rxq) { return tables_.at(rxq).get(); }
+  const rps_sock_flow_table* sock_table() const { return sock_.get(); }
+  uint32_t rps_cpu_mask() const { return rps_cpu_mask_; }
+  uint32_t head(uint32_t cpu) const { return head_[cpu]; }
+  uint32_t tail(uint32_t cpu) const { return tail_[cpu]; }
+  // Test hooks for u32 wrap cases (spec 8 case 5): set both counters of a CPU.
+  void set_backlog_counters(uint32_t cpu, uint32_t head, uint32_t tail) {
+    head_[cpu] = head;
+    tail_[cpu] = tail;
+  }
+  uint16_t rmap_lookup(uint32_t cpu) const { return rmap_[cpu]; }
+  rps_dev_flow* slot(const RflowRef& r);
+
+ private:
+  int get_rps_cpu(const Skb& skb, RxDecision& d);
+  RflowRef set_rps_cpu(const Skb& skb, RflowRef r, uint32_t next_cpu, RxDecision& d);
+  void enqueue_to_backlog(uint32_t cpu, RxDecision& d);
+
+  KernelConfig cfg_;
+  std::vector<bool> online_;
+  std::vector<uint16_t> rmap_;
+  std::vector<std::unique_ptr<rps_dev_flow_table>> tables_;
+  std::vector<std::vector<uint16_t>> rps_maps_;
+  std::unique_ptr<rps_sock_flow_table> sock_;
+  uint32_t rps_cpu_mask_ = 0;
+  std::vector<uint32_t> head_;   // softnet_data.input_queue_head
+  std::vector<uint32_t> tail_;   // softnet_data.input_queue_tail
+  RxFlowSteer* driver_ = nullptr;
+};
+
+// roundup_pow_of_two for the knob values.
+uint64_t roundup_pow_of_two(uint64_t v);
+
+}  // namespace flowsteer::kernel

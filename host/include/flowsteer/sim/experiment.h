@@ -1,0 +1,57 @@
+// The seed experiment (spec 7.9): original vs patched across rps_flow_cnt sizes,
+// the published numbers beside ours, and the shape checks of issue 3.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "flowsteer/sim/system_sim.h"
+
+namespace flowsteer::sim {
+
+// One row of spec 7.9.1's table (8-minute runs on E810, 144 CPUs, 12K flows).
+struct SeedRow {
+  uint32_t rps_flow_cnt;
+  double add_orig, del_orig, steer_c_orig, steer_l_orig;
+  double add_new, del_new, steer_c_new, steer_l_new;
+};
+const std::vector<SeedRow>& seed_table();
+const SeedRow* seed_row(uint32_t rps_flow_cnt);
+
+struct ExperimentConfig {
+  SystemConfig base;                       // rps_flow_cnt and variant are set per run
+  std::vector<uint32_t> sizes = {256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
+  std::vector<kernel::Variant> variants = {kernel::Variant::kOriginal, kernel::Variant::kPatched};
+  unsigned threads = 0;                    // 0 = hardware concurrency
+};
+
+struct ShapeCheck {
+  std::string name;
+  bool pass;
+  std::string detail;
+};
+
+struct ExperimentResult {
+  ExperimentConfig cfg;
+  std::vector<SystemResult> runs;          // sizes x variants, in that order
+  std::vector<ShapeCheck> checks;
+  const SystemResult* find(uint32_t size, kernel::Variant v) const;
+  bool shape_ok() const;
+};
+
+// Runs the matrix on a thread pool; progress(done_packets, total_packets_estimate).
+ExperimentResult run_experiment(const ExperimentConfig& cfg,
+                                const std::function<void(uint64_t, uint64_t)>& progress = nullptr);
+// The shape of issue 3, on projected counts, for whatever sizes/variants were run.
+std::vector<ShapeCheck> check_shape(const ExperimentResult& r);
+
+void print_table(std::ostream& os, const ExperimentResult& r);
+void write_json(std::ostream& os, const ExperimentResult& r);
+void write_csv(std::ostream& os, const ExperimentResult& r);
+// PNG through gnuplot; returns an empty string or what went wrong.
+std::string write_plot(const std::string& png_path, const ExperimentResult& r);
+
+}  // namespace flowsteer::sim

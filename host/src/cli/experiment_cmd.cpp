@@ -1,0 +1,124 @@
+// flowsteer experiment: the seed experiment on the built-in model (issue 3).
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "cli_common.h"
+#include "flowsteer/sim/experiment.h"
+
+namespace flowsteer::cli {
+
+int cmd_experiment(int argc, char** argv) {
+  sim::ExperimentConfig cfg;
+  sim::SystemConfig& b = cfg.base;
+  const sim::SystemConfig defaults;
+  // Default virtual time: warm-up + 20 service-task periods of steady state, and then some.
+  b.duration_s = 27.0;
+  b.warmup_s = 5.0;
+  std::vector<std::string> sizes_text;
+  std::string variant = "both", slot = "log", match = "tuple", json_path, csv_path, plot_path;
+  bool force_check = false, no_check = false, quiet = false;
+  unsigned threads = 0;
+
+  CLI::App app{"Reproduce the 2025 seed experiment: original vs patched RFS/aRFS (spec 7.9)",
+               "experiment"};
+  app.add_option("--flows", b.flows, "TCP flows (default 12000)");
+  app.add_option("--cpus", b.cpus, "CPUs = RX queues, 1:1 rmap (default 144)");
+  app.add_option("--rps-flow-cnt", sizes_text,
+                 "per-queue table sizes (default 256 512 ... 32768); comma or space separated")
+      ->delimiter(',');
+  app.add_option("--variant", variant, "original | patched | both (default)")
+      ->check(CLI::IsMember({"original", "patched", "both"}));
+  app.add_option("--slot", slot, "slot index: log (default, hash_32) | mask")
+      ->check(CLI::IsMember({"log", "mask"}));
+  app.add_option("--match", match, "ice bucket match: tuple (ICE-CMP, default) | flow_id (ICE-2020)")
+      ->check(CLI::IsMember({"tuple", "flow_id"}));
+  app.add_option("--duration-s", b.duration_s, "virtual seconds per run (default 27)");
+  app.add_option("--warmup-s", b.warmup_s, "warm-up seconds taken whole (default 5)");
+  app.add_option("--seed", b.seed, "random seed (default 1)");
+  app.add_option("--pkt-interval-ms", b.pkt_interval_ms, "mean gap between a flow's packets (default 10)");
+  app.add_option("--service-delay-ms", b.service_delay_ms, "service task schedule-to-run delay (default 2)");
+  app.add_option("--hw-delay-ms", b.hw_delay_ms, "filter write to effect delay (default 2)");
+  app.add_option("--cpu-budget", b.cpu_budget_per_ms, "skbs a CPU drains per ms, 0 = all (default 0)");
+  app.add_option("--udp-share", b.udp_share, "fraction of UDP flows (default 0)");
+  app.add_option("--migrations-per-s", b.migrations_per_s, "app-thread moves per flow per second (default 0)");
+  app.add_option("--threads", threads, "worker threads (default: all cores)");
+  app.add_option("--json", json_path, "write results as JSON");
+  app.add_option("--csv", csv_path, "write results as CSV");
+  app.add_option("--plot", plot_path, "write a PNG plot (gnuplot)");
+  app.add_flag("--check", force_check, "apply the shape checks even off the seed's scale");
+  app.add_flag("--no-check", no_check, "do not apply the shape checks");
+  app.add_flag("--quiet", quiet, "no progress on stderr");
+  if (auto rc = parse(app, argc, argv)) return *rc;
+
+  try {
+    if (!sizes_text.empty()) {
+      cfg.sizes.clear();
+      for (const auto& s : sizes_text)
+        cfg.sizes.push_back(uint32_t(parse_number(s, "--rps-flow-cnt", 1u << 24)));
+    }
+  } catch (const std::invalid_argument& e) {
+    return usage_error("experiment", e.what());
+  }
+  for (uint32_t s : cfg.sizes)
+    if (s == 0) return usage_error("experiment", "--rps-flow-cnt values must be >= 1");
+  if (variant == "original") cfg.variants = {kernel::Variant::kOriginal};
+  if (variant == "patched") cfg.variants = {kernel::Variant::kPatched};
+  b.slot_mode = slot == "mask" ? kernel::SlotMode::kMask : kernel::SlotMode::kLog;
+  b.match = match == "flow_id" ? driver::MatchMode::kFlowId : driver::MatchMode::kTuple;
+  cfg.threads = threads;
+  if (std::string err = sim::validate(b); !err.empty()) return usage_error("experiment", err);
+  for (const auto* path : {&json_path, &csv_path, &plot_path}) {
+    if (path->empty()) continue;
+    std::ofstream probe(*path, std::ios::app);
+    if (!probe) return usage_error("experiment", "cannot write '" + *path + "'");
+  }
+
+  const bool tty = isatty(STDERR_FILENO);
+  std::cerr << "flowsteer experiment: seed " << b.seed << ", " << cfg.sizes.size() * cfg.variants.size()
+            << " runs of " << b.duration_s << " s virtual\n";
+  auto t0 = std::chrono::steady_clock::now();
+  int last_pct = -1;
+  auto progress = [&](uint64_t done, uint64_t total) {
+    if (quiet || total == 0) return;
+    int pct = int(100.0 * double(done) / double(total));
+    if (pct > 100) pct = 100;
+    if (pct == last_pct || (!tty && pct % 10 != 0)) return;
+    last_pct = pct;
+    double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (tty) {
+      int bar = pct / 4;
+      std::fprintf(stderr, "\r[%-25s] %3d%%  %.0f s", std::string(size_t(bar), '#').c_str(), pct, el);
+    } else {
+      std::fprintf(stderr, "progress: %3d%%  %.0f s\n", pct, el);
+    }
+  };
+  sim::ExperimentResult res = sim::run_experiment(cfg, progress);
+  if (tty && !quiet) std::fprintf(stderr, "\n");
+
+  const bool seed_scale = b.flows == defaults.flows && b.cpus == defaults.cpus;
+  const bool apply_checks = !no_check && (force_check || seed_scale);
+  if (!apply_checks) res.checks.clear();
+  sim::print_table(std::cout, res);
+  if (!apply_checks && !no_check)
+    std::cout << "\nShape checks: skipped (not the seed's 12000 flows x 144 CPUs; --check forces them)\n";
+
+  if (!json_path.empty()) {
+    std::ofstream f(json_path);
+    sim::write_json(f, res);
+  }
+  if (!csv_path.empty()) {
+    std::ofstream f(csv_path);
+    sim::write_csv(f, res);
+  }
+  if (!plot_path.empty()) {
+    if (std::string err = sim::write_plot(plot_path, res); !err.empty())
+      return usage_error("experiment", err);
+  }
+  return res.shape_ok() ? kExitOk : kExitCheckFailed;
+}
+
+}  // namespace flowsteer::cli

@@ -1,0 +1,53 @@
+// flowsteer: one binary, one verb per job (DESIGN.md "The command line").
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "cli_common.h"
+
+namespace {
+
+struct Verb {
+  const char* name;
+  int (*run)(int, char**);
+  const char* summary;
+};
+
+const Verb kVerbs[] = {
+    {"hash", flowsteer::cli::cmd_hash, "compute a NIC or kernel flow hash"},
+    {"experiment", flowsteer::cli::cmd_experiment,
+     "reproduce the 2025 seed experiment (original vs patched RFS/aRFS)"},
+    {"scenario", flowsteer::cli::cmd_scenario,
+     "run a kernel-level event trace (JSON Lines) through the golden model"},
+};
+
+void print_usage(std::ostream& os) {
+  os << "usage: flowsteer <verb> [options]   (flowsteer <verb> --help for each)\n\nverbs:\n";
+  for (const auto& v : kVerbs) os << "  " << v.name << std::string(12 - std::strlen(v.name), ' ') << v.summary << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    print_usage(std::cerr);
+    return flowsteer::cli::kExitUsage;
+  }
+  std::string verb = argv[1];
+  if (verb == "--help" || verb == "-h" || verb == "help") {
+    print_usage(std::cout);
+    return 0;
+  }
+  for (const auto& v : kVerbs) {
+    if (verb == v.name) {
+      try {
+        return v.run(argc - 1, argv + 1);
+      } catch (const std::exception& e) {
+        std::cerr << "flowsteer " << verb << ": " << e.what() << "\n";
+        return flowsteer::cli::kExitUsage;
+      }
+    }
+  }
+  std::cerr << "flowsteer: unknown verb '" << verb << "' (try flowsteer --help)\n";
+  return flowsteer::cli::kExitUsage;
+}

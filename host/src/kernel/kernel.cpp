@@ -1,0 +1,289 @@
+// Sequential model of the kernel's RFS/aRFS code. Step labels (G*, S*) refer to
+// spec sections 2.2, 3.1 and 3.2.
+#include "flowsteer/kernel/kernel.h"
+
+#include <cerrno>
+#include <stdexcept>
+
+#include "flowsteer/hash/hash.h"
+
+namespace flowsteer::kernel {
+
+const char* variant_name(Variant v) { return v == Variant::kOriginal ? "original" : "patched"; }
+const char* slot_mode_name(SlotMode m) { return m == SlotMode::kLog ? "log" : "mask"; }
+
+const char* path_name(SetRpsCpuPath p) {
+  static const char* const names[] = {"not_called", "invalid_cpu", "no_accel", "same_queue",
+                                      "no_target_table", "gate_skip", "driver_error", "steered"};
+  return names[static_cast<int>(p)];
+}
+
+const char* gate_row_name(GateRow g) {
+  static const char* const names[] = {"not_evaluated", "no_filter", "inactive",
+                                      "skip_other_flow", "skip_same_flow", "same_flow_new_cpu"};
+  return names[static_cast<int>(g)];
+}
+
+uint64_t roundup_pow_of_two(uint64_t v) {
+  uint64_t p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+uint32_t rps_dev_flow_table::slot(uint32_t hash, SlotMode mode) const {
+  if (mode == SlotMode::kMask) return hash & mask();
+  return hash::hash_32(hash, log);  // spec 6.4
+}
+
+int32_t rps_dev_flow_table::window(SlotMode mode) const {
+  // Kernel int arithmetic: 10 * mask (V-mask) or 10 << log (V-log), wrapping (spec 8 case 12).
+  uint32_t w = mode == SlotMode::kMask ? kActivityFactor * mask() : kActivityFactor << log;
+  return static_cast<int32_t>(w);
+}
+
+Kernel::Kernel(const KernelConfig& cfg) : cfg_(cfg) {
+  if (cfg_.nr_cpu_ids == 0 || cfg_.nr_cpu_ids > RPS_NO_CPU)
+    throw std::invalid_argument("nr_cpu_ids must be 1..65535");
+  if (cfg_.num_rx_queues == 0 || cfg_.num_rx_queues > 65535)
+    throw std::invalid_argument("num_rx_queues must be 1..65535");
+  online_.assign(cfg_.nr_cpu_ids, true);
+  rmap_.resize(cfg_.nr_cpu_ids);
+  for (uint32_t c = 0; c < cfg_.nr_cpu_ids; ++c) {
+    if (cfg_.rmap.empty()) {
+      rmap_[c] = uint16_t(c % cfg_.num_rx_queues);  // alloc_cpu_rmap default (spec 1.2)
+    } else {
+      if (c >= cfg_.rmap.size()) throw std::invalid_argument("rmap needs one queue per CPU");
+      if (cfg_.rmap[c] >= cfg_.num_rx_queues)
+        throw std::invalid_argument("rmap names a queue >= num_rx_queues");
+      rmap_[c] = cfg_.rmap[c];
+    }
+  }
+  tables_.resize(cfg_.num_rx_queues);
+  rps_maps_.resize(cfg_.num_rx_queues);
+  head_.assign(cfg_.nr_cpu_ids, 0);
+  tail_.assign(cfg_.nr_cpu_ids, 0);
+}
+
+int Kernel::store_rps_flow_cnt(uint32_t rxq, uint64_t count) {
+  if (rxq >= cfg_.num_rx_queues) return -EINVAL;
+  if (count == 0) {
+    tables_[rxq].reset();
+    return 0;
+  }
+  uint64_t size = roundup_pow_of_two(count);
+  if (size - 1 > 0xFFFFFFFFull) return -EINVAL;  // spec 1.1: mask must fit 32 bits
+  if (size > kModelMaxFlowCnt) return -ENOMEM;    // model limit, documented in rps.h
+  auto t = std::make_unique<rps_dev_flow_table>();
+  uint8_t log = 0;
+  while ((uint64_t(1) << log) < size) ++log;
+  t->log = log;
+  t->flows.assign(size, rps_dev_flow{});  // cpu = NO_CPU, filter = NO_FILTER (spec 1.1)
+  tables_[rxq] = std::move(t);             // old table freed: no state carried over
+  return 0;
+}
+
+int Kernel::set_rps_sock_flow_entries(uint64_t entries) {
+  if (entries > kMaxSockFlowEntries) return -EINVAL;
+  if (entries == 0) {
+    sock_.reset();
+    return 0;
+  }
+  uint32_t size = uint32_t(roundup_pow_of_two(entries));
+  if (!sock_ || sock_->mask + 1 != size) {  // same size keeps the entries
+    auto t = std::make_unique<rps_sock_flow_table>();
+    t->mask = size - 1;
+    t->ents.assign(size, RPS_NO_CPU);
+    sock_ = std::move(t);
+  }
+  rps_cpu_mask_ = uint32_t(roundup_pow_of_two(cfg_.nr_cpu_ids) - 1);
+  return 0;
+}
+
+int Kernel::set_rps_map(uint32_t rxq, const std::vector<uint16_t>& cpus) {
+  if (rxq >= cfg_.num_rx_queues) return -EINVAL;
+  for (auto c : cpus)
+    if (c >= cfg_.nr_cpu_ids) return -EINVAL;
+  rps_maps_[rxq] = cpus;
+  return 0;
+}
+
+void Kernel::set_cpu_online(uint32_t cpu, bool online) {
+  if (cpu >= cfg_.nr_cpu_ids) throw std::out_of_range("cpu >= nr_cpu_ids");
+  online_[cpu] = online;
+}
+
+void Kernel::set_rmap_entry(uint32_t cpu, uint16_t queue) {
+  if (cpu >= cfg_.nr_cpu_ids || queue >= cfg_.num_rx_queues)
+    throw std::out_of_range("rmap entry out of range");
+  rmap_[cpu] = queue;
+}
+
+void Kernel::rps_record_sock_flow(uint32_t hash, uint32_t cpu) {
+  if (!sock_ || hash == 0) return;  // sk_rxhash == 0: nothing recorded (spec 1.1)
+  uint32_t val = (hash & ~rps_cpu_mask_) | cpu;
+  uint32_t& ent = sock_->ents[hash & sock_->mask];
+  if (ent != val) ent = val;
+}
+
+void Kernel::sock_rps_delete_flow(uint32_t hash) {
+  if (!sock_ || hash == 0) return;
+  sock_->ents[hash & sock_->mask] = RPS_NO_CPU;
+}
+
+rps_dev_flow* Kernel::slot(const RflowRef& r) {
+  if (!r.valid()) return nullptr;
+  return &tables_[r.queue]->flows[r.slot];
+}
+
+bool Kernel::rps_flow_is_active(const rps_dev_flow& flow, const rps_dev_flow_table& table,
+                                uint32_t cpu) const {
+  // spec 4.1 (V-log); V-mask uses 10 * mask (spec 4.2 table).
+  if (cpu >= cfg_.nr_cpu_ids) return false;
+  int32_t d = static_cast<int32_t>(head_[cpu] - flow.last_qtail);
+  return d < table.window(cfg_.slot_mode);
+}
+
+bool Kernel::rps_may_expire_flow(uint16_t rxq_index, uint32_t flow_id, uint16_t filter_id) {
+  // spec 4.2. The kernel does not range-check rxq_index; the model answers "expire".
+  if (rxq_index >= cfg_.num_rx_queues) return true;
+  const rps_dev_flow_table* t = tables_[rxq_index].get();
+  if (t && flow_id < t->size()) {
+    const rps_dev_flow& p = t->flows[flow_id];
+    if (p.filter == filter_id && rps_flow_is_active(p, *t, p.cpu)) return false;
+  }
+  return true;
+}
+
+RflowRef Kernel::set_rps_cpu(const Skb& skb, RflowRef r, uint32_t next_cpu, RxDecision& d) {
+  rps_dev_flow* rflow = slot(r);
+  if (next_cpu >= cfg_.nr_cpu_ids) {  // S1
+    d.path = SetRpsCpuPath::kInvalidCpu;
+    rflow->cpu = uint16_t(next_cpu);   // S9 only
+    return r;
+  }
+  [&] {
+    if (skb.rx_queue < 0 || !cfg_.has_rx_cpu_rmap || !cfg_.ntuple) {  // S2
+      d.path = SetRpsCpuPath::kNoAccel;
+      return;
+    }
+    uint16_t q = rmap_[next_cpu];  // S3
+    if (q == uint32_t(skb.rx_queue)) {
+      d.path = SetRpsCpuPath::kSameQueue;
+      return;
+    }
+    rps_dev_flow_table* t = tables_[q].get();  // S4
+    if (!t) {
+      d.path = SetRpsCpuPath::kNoTargetTable;
+      return;
+    }
+    uint32_t h = skb.hash;  // S5
+    uint32_t fid = t->slot(h, cfg_.slot_mode);
+    rps_dev_flow& p = t->flows[fid];
+    if (cfg_.variant == Variant::kPatched) {  // S5g gate, spec 3.2 table
+      uint16_t pcpu = p.cpu;
+      if (p.filter == RPS_NO_FILTER) {
+        d.gate = GateRow::kNoFilter;
+      } else if (!rps_flow_is_active(p, *t, pcpu)) {
+        d.gate = GateRow::kInactive;
+      } else if (h != p.hash) {
+        d.gate = GateRow::kSkipOtherFlow;
+      } else if (next_cpu == pcpu) {
+        d.gate = GateRow::kSkipSameFlow;
+      } else {
+        d.gate = GateRow::kSameFlowNewCpu;
+      }
+      if (d.gate == GateRow::kSkipOtherFlow || d.gate == GateRow::kSkipSameFlow) {
+        d.path = SetRpsCpuPath::kGateSkip;
+        return;
+      }
+    }
+    int rc = driver_ ? driver_->ndo_rx_flow_steer(skb, q, fid) : -EOPNOTSUPP;  // S6
+    d.steer = SteerCall{true, q, fid, rc};
+    if (rc < 0) {
+      d.path = SetRpsCpuPath::kDriverError;
+      return;
+    }
+    rps_dev_flow* old = rflow;  // S7
+    r = RflowRef{int32_t(q), fid};
+    rflow = &p;
+    rflow->filter = uint16_t(rc);
+    if (cfg_.variant == Variant::kPatched) rflow->hash = h;
+    if (old->filter == rc) old->filter = RPS_NO_FILTER;
+    d.path = SetRpsCpuPath::kSteered;
+  }();
+  rflow->last_qtail = head_[next_cpu];  // S8
+  rflow->cpu = uint16_t(next_cpu);      // S9
+  return r;
+}
+
+int Kernel::get_rps_cpu(const Skb& skb, RxDecision& d) {
+  uint32_t rxq = 0;  // G2
+  if (skb.rx_queue >= 0) {
+    if (uint32_t(skb.rx_queue) >= cfg_.num_rx_queues) return -1;
+    rxq = uint32_t(skb.rx_queue);
+  }
+  rps_dev_flow_table* ft = tables_[rxq].get();  // G3
+  const std::vector<uint16_t>& map = rps_maps_[rxq];
+  if (!ft && map.empty()) return -1;
+  uint32_t h = skb.hash;  // G4
+  if (h == 0) return -1;
+  if (ft && sock_) {  // G5
+    uint32_t ident = sock_->ents[h & sock_->mask];           // G5a
+    if (((ident ^ h) & ~rps_cpu_mask_) == 0) {               // G5b
+      uint32_t next_cpu = ident & rps_cpu_mask_;             // G5c
+      RflowRef r{int32_t(rxq), ft->slot(h, cfg_.slot_mode)}; // G5d
+      uint32_t tcpu = ft->flows[r.slot].cpu;
+      if (tcpu != next_cpu) {                                // G5e
+        const rps_dev_flow& f = ft->flows[r.slot];
+        if (tcpu >= cfg_.nr_cpu_ids || !online_[tcpu] ||
+            static_cast<int32_t>(head_[tcpu] - f.last_qtail) >= 0) {
+          tcpu = next_cpu;
+          r = set_rps_cpu(skb, r, next_cpu, d);
+        }
+      }
+      if (tcpu < cfg_.nr_cpu_ids && online_[tcpu]) {         // G5f
+        d.rflow = r;
+        return int(tcpu);
+      }
+    }
+  }
+  if (!map.empty()) {  // G6: reciprocal_scale; rflow stays the dummy
+    uint32_t t = map[uint32_t((uint64_t(h) * map.size()) >> 32)];
+    if (online_[t]) return int(t);
+  }
+  return -1;  // G7
+}
+
+void Kernel::enqueue_to_backlog(uint32_t cpu, RxDecision& d) {
+  // spec 5: a dropped skb moves neither the tail nor last_qtail (case 26).
+  if (cfg_.max_backlog != 0 && tail_[cpu] - head_[cpu] > cfg_.max_backlog) {
+    d.dropped = true;
+    return;
+  }
+  uint32_t tail = ++tail_[cpu];
+  if (rps_dev_flow* f = slot(d.rflow)) f->last_qtail = tail;
+  d.enqueued = true;
+  d.tail = tail;
+}
+
+RxDecision Kernel::netif_receive_skb(const Skb& skb) {
+  RxDecision d;
+  d.cpu = get_rps_cpu(skb, d);
+  if (d.cpu >= 0) enqueue_to_backlog(uint32_t(d.cpu), d);
+  else d.rflow = RflowRef{};
+  return d;
+}
+
+RxDecision Kernel::netif_rx(const Skb& skb, uint32_t current_cpu) {
+  RxDecision d;
+  d.cpu = get_rps_cpu(skb, d);
+  if (d.cpu < 0) {
+    d.rflow = RflowRef{};
+    enqueue_to_backlog(current_cpu, d);
+    return d;
+  }
+  enqueue_to_backlog(uint32_t(d.cpu), d);
+  return d;
+}
+
+}  // namespace flowsteer::kernel

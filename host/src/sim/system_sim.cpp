@@ -1,0 +1,249 @@
+// System simulator: the seed experiment's world in 1 ms ticks (spec 7.9.5).
+// Per tick: hardware filter writes that became due take effect, the ice service
+// task runs if scheduled, every flow whose turn it is delivers one skb through
+// the NIC (filter else RSS) and get_rps_cpu, and every CPU drains its backlog
+// (one batched input_queue_head add, spec 5 HEAD-BATCH).
+#include "flowsteer/sim/system_sim.h"
+
+#include <chrono>
+#include <deque>
+#include <random>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "flowsteer/kernel/kernel.h"
+#include "flowsteer/nic/filter_table.h"
+#include "flowsteer/nic/rss.h"
+
+namespace flowsteer::sim {
+namespace {
+
+struct Flow {
+  kernel::Skb skb;          // tuple + hash; rx_queue is set per packet
+  uint16_t rss_queue = 0;   // lut[hash & (lut_size-1)]
+  int32_t hw_queue = -1;    // queue of the installed filter, -1 = none
+  uint32_t hw_id = 0;
+  uint16_t app_cpu = 0;     // where recvmsg runs (sock flow table next_cpu)
+  uint16_t period_ms = 10;
+};
+
+// The NIC's flow-director table as the ice mirror writes it (spec 7.4). Writes
+// take effect hw_delay later, in order; flows cache their installed queue so the
+// packet path needs no table lookup (packets only come from known flows).
+class NicFilterPort : public driver::FdirWriter {
+ public:
+  NicFilterPort(std::vector<Flow>& flows, uint32_t delay_ms)
+      : flows_(flows), delay_(delay_ms), table_(1u << 20) {
+    flow_of_.reserve(flows.size() * 2);
+    for (uint32_t i = 0; i < flows.size(); ++i) flow_of_.emplace(flows[i].skb.tuple, i);
+  }
+
+  void set_now(uint64_t now_ms) { now_ = now_ms; }
+  uint64_t writes() const { return writes_; }
+  size_t installed() const { return table_.size(); }
+
+  int ice_fdir_write_fltr(const driver::FltrInfo& f, bool add) override {
+    pending_.push_back(Op{now_ + delay_, add, f.tuple, f.fltr_id, uint16_t(f.q_index)});
+    ++writes_;
+    return 0;  // "posted" (spec 7.4)
+  }
+
+  void apply_due(uint64_t now_ms) {
+    while (!pending_.empty() && pending_.front().due <= now_ms) {
+      const Op& op = pending_.front();
+      auto it = flow_of_.find(op.tuple);
+      Flow* fl = it == flow_of_.end() ? nullptr : &flows_[it->second];
+      if (op.add) {
+        auto st = table_.add(op.tuple, op.id, op.queue);
+        if (fl && (st == nic::FilterStatus::kInserted || st == nic::FilterStatus::kRetargeted)) {
+          fl->hw_queue = op.queue;
+          fl->hw_id = op.id;
+        }
+      } else {
+        // A delete removes the rule only if it still carries this FD ID (a newer add of
+        // the same tuple under another id stays).
+        const nic::FilterEntry* e = table_.find(op.tuple);
+        if (e && e->fd_id == op.id) {
+          table_.remove(op.tuple);
+          if (fl) fl->hw_queue = -1;
+        }
+      }
+      pending_.pop_front();
+    }
+  }
+
+ private:
+  struct Op {
+    uint64_t due;
+    bool add;
+    FlowTuple tuple;
+    uint32_t id;
+    uint16_t queue;
+  };
+  std::vector<Flow>& flows_;
+  uint32_t delay_;
+  nic::ExactMatchTable table_;
+  std::unordered_map<FlowTuple, uint32_t, FlowTupleHash> flow_of_;
+  std::deque<Op> pending_;
+  uint64_t now_ = 0;
+  uint64_t writes_ = 0;
+};
+
+std::vector<Flow> make_flows(const SystemConfig& cfg, std::mt19937_64& rng, const nic::Rss& rss) {
+  std::vector<Flow> flows(cfg.flows);
+  std::unordered_set<FlowTuple, FlowTupleHash> seen;
+  std::uniform_int_distribution<uint32_t> u32;
+  std::bernoulli_distribution is_udp(cfg.udp_share);
+  uint32_t lo = std::max(1u, cfg.pkt_interval_ms / 2);
+  uint32_t hi = std::max(lo, cfg.pkt_interval_ms + cfg.pkt_interval_ms / 2);
+  std::uniform_int_distribution<uint32_t> period(lo, hi);
+  std::uniform_int_distribution<uint32_t> cpu(0, cfg.cpus - 1);
+  for (auto& f : flows) {
+    FlowTuple t;
+    do {  // the client's view: server 10.1/16:port -> client 10.2/16:ephemeral
+      t.family = 4;
+      t.proto = is_udp(rng) ? kIpProtoUdp : kIpProtoTcp;
+      uint32_t s = u32(rng), d = u32(rng);
+      t.src = {10, 1, uint8_t(s >> 8), uint8_t(s)};
+      t.dst = {10, 2, uint8_t(d >> 8), uint8_t(d)};
+      t.sport = uint16_t(1024 + (s >> 16) % 64512);
+      t.dport = uint16_t(1024 + (d >> 16) % 64512);
+    } while (!seen.insert(t).second);
+    f.skb.tuple = t;
+    f.skb.hash = rss.hash_tuple(t, true);
+    f.rss_queue = rss.queue(f.skb.hash);
+    f.app_cpu = uint16_t(cpu(rng));  // uniform application placement (spec 7.9.3)
+    f.period_ms = uint16_t(period(rng));
+  }
+  return flows;
+}
+
+}  // namespace
+
+std::string validate(const SystemConfig& c) {
+  if (c.cpus == 0 || c.cpus > 4096) return "--cpus must be 1..4096";
+  if (c.flows == 0 || c.flows > 10'000'000) return "--flows must be 1..10000000";
+  if (c.rps_flow_cnt == 0 || c.rps_flow_cnt > (1u << 24)) return "--rps-flow-cnt must be 1..16777216";
+  if (uint64_t(c.cpus) * c.rps_flow_cnt > kernel::kMaxSockFlowEntries)
+    return "cpus * rps_flow_cnt exceeds rps_sock_flow_entries' limit (2^29)";
+  if (!(c.duration_s > 0) || c.duration_s > 3600) return "--duration-s must be in (0, 3600]";
+  if (!(c.warmup_s >= 0) || c.warmup_s >= c.duration_s) return "--warmup-s must be in [0, duration)";
+  if (c.pkt_interval_ms == 0 || c.pkt_interval_ms > 10000) return "--pkt-interval-ms must be 1..10000";
+  if (c.service_period_ms == 0) return "--service-period-ms must be >= 1";
+  if (c.lut_size == 0 || (c.lut_size & (c.lut_size - 1))) return "--lut-size must be a power of two";
+  if (c.udp_share < 0 || c.udp_share > 1) return "--udp-share must be in [0, 1]";
+  if (c.migrations_per_s < 0) return "--migrations-per-s must be >= 0";
+  return {};
+}
+
+double SystemResult::rate_per_s(uint64_t driver::ArfsCounters::*field) const {
+  double span = cfg.duration_s - cfg.warmup_s;
+  return span > 0 ? double(at_end.*field - at_warmup.*field) / span : 0.0;
+}
+
+double SystemResult::projected(uint64_t driver::ArfsCounters::*field) const {
+  return double(at_warmup.*field) + rate_per_s(field) * (cfg.projection_s - cfg.warmup_s);
+}
+
+SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64_t)>& progress) {
+  if (std::string err = validate(cfg); !err.empty()) throw std::invalid_argument(err);
+  auto wall0 = std::chrono::steady_clock::now();
+  std::mt19937_64 rng(cfg.seed);
+
+  nic::Rss rss(uint16_t(cfg.cpus), nic::HashMode::kToeplitz, cfg.lut_size);
+  hash::RssKey key(52);  // random per boot, like netdev_rss_key_fill (spec 6.5)
+  for (auto& b : key) b = uint8_t(rng());
+  rss.set_key(key);
+
+  std::vector<Flow> flows = make_flows(cfg, rng, rss);
+
+  kernel::KernelConfig kc;
+  kc.nr_cpu_ids = cfg.cpus;
+  kc.num_rx_queues = cfg.cpus;
+  kc.variant = cfg.variant;
+  kc.slot_mode = cfg.slot_mode;
+  kernel::Kernel k(kc);
+  for (uint32_t q = 0; q < cfg.cpus; ++q) k.store_rps_flow_cnt(q, cfg.rps_flow_cnt);
+  k.set_rps_sock_flow_entries(uint64_t(cfg.cpus) * cfg.rps_flow_cnt);
+
+  NicFilterPort port(flows, cfg.hw_delay_ms);
+  driver::IceArfs ice(driver::IceArfs::Options{cfg.match, 0}, &port);
+  k.set_driver(&ice);
+
+  // ICE_SERVICE_SCHED: one pending run at a time, cleared when the run completes.
+  bool sched = false;
+  uint64_t sched_due = 0, now = 0;
+  auto schedule = [&] {
+    if (!sched) {
+      sched = true;
+      sched_due = now + cfg.service_delay_ms;
+    }
+  };
+  ice.set_schedule_hook(schedule);
+
+  // Connection set-up: every app has read once on its CPU (spec 1.1 recording).
+  for (auto& f : flows) k.rps_record_sock_flow(f.skb.hash, f.app_cpu);
+
+  uint32_t wheel_size = 1;
+  for (auto& f : flows) wheel_size = std::max<uint32_t>(wheel_size, f.period_ms + 1u);
+  std::vector<std::vector<uint32_t>> wheel(wheel_size);
+  for (uint32_t i = 0; i < flows.size(); ++i)  // random phase within the first period
+    wheel[std::uniform_int_distribution<uint32_t>(0, flows[i].period_ms - 1u)(rng)].push_back(i);
+
+  SystemResult res;
+  res.cfg = cfg;
+  const uint64_t end_ms = uint64_t(cfg.duration_s * 1000.0);
+  const uint64_t warm_ms = uint64_t(cfg.warmup_s * 1000.0);
+  const double moves_per_tick = cfg.migrations_per_s * cfg.flows / 1000.0;
+  double move_credit = 0;
+  std::uniform_int_distribution<uint32_t> pick_flow(0, cfg.flows - 1);
+  std::uniform_int_distribution<uint32_t> pick_cpu(0, cfg.cpus - 1);
+  PacketShares& sh = res.shares;
+
+  for (now = 0; now < end_ms; ++now) {
+    if (now == warm_ms) res.at_warmup = ice.counters();
+    port.set_now(now);
+    port.apply_due(now);
+    if (now % cfg.service_period_ms == 0 && now > 0) schedule();  // the 1 s timer
+    if (sched && now >= sched_due) {
+      ice.ice_sync_arfs_fltrs(now, k);
+      ++res.service_runs;
+      sched = false;
+    }
+    for (move_credit += moves_per_tick; move_credit >= 1.0; move_credit -= 1.0)
+      flows[pick_flow(rng)].app_cpu = uint16_t(pick_cpu(rng));
+
+    auto& bucket = wheel[now % wheel_size];
+    for (uint32_t fi : bucket) {
+      Flow& f = flows[fi];
+      const uint16_t arrival = f.hw_queue >= 0 ? uint16_t(f.hw_queue) : f.rss_queue;
+      f.skb.rx_queue = arrival;
+      kernel::RxDecision d = k.netif_receive_skb(f.skb);
+      ++sh.packets;
+      if (d.cpu < 0 || !d.rflow.valid()) ++sh.not_steered;
+      else if (f.hw_queue >= 0) ++sh.hw_steered;
+      else if (k.rmap_lookup(uint32_t(d.cpu)) == arrival) ++sh.rss_local;
+      else ++sh.sw_steered;
+      k.rps_record_sock_flow(f.skb.hash, f.app_cpu);  // recvmsg on the app's CPU
+      wheel[(now + f.period_ms) % wheel_size].push_back(fi);
+    }
+    bucket.clear();
+
+    for (uint32_t c = 0; c < cfg.cpus; ++c) {  // backlog NAPI polls
+      uint32_t backlog = k.tail(c) - k.head(c);
+      uint32_t n = cfg.cpu_budget_per_ms ? std::min(backlog, cfg.cpu_budget_per_ms) : backlog;
+      if (n) k.input_queue_head_add(c, n);
+    }
+    if (progress && now % 250 == 0) progress(sh.packets);
+  }
+  if (warm_ms >= end_ms) res.at_warmup = ice.counters();
+  res.at_end = ice.counters();
+  res.hw_writes = port.writes();
+  res.filters_installed_end = port.installed();
+  if (progress) progress(sh.packets);
+  res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return res;
+}
+
+}  // namespace flowsteer::sim

@@ -1,0 +1,482 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Header parser: AXI4-Stream frames in, exactly one parse record per frame out.
+// Captures the first 128 bytes of each frame (the header window of flowsteer::nic) and
+// classifies it with the same checks, in the same order, as nic::parse_frame: Ethernet,
+// up to two 802.1Q/802.1ad tags, IPv4 (options, fragments, malformed headers), IPv6 with
+// up to two extension headers (0, 43, 60) and the fragment header, TCP/UDP ports.
+// A check that needs bytes [off, off+n) fails with TRUNCATED when the frame is shorter than
+// off+n, else with UNSUPPORTED when off+n is past the window.
+// Frame length: KEEP_WIDTH bytes per beat, the last beat counts the leading ones of tkeep.
+// s_axis_tready is low only while the record output is stalled, so the parser never hangs.
+// Record latency: 7 clocks after the tlast beat is accepted.
+module fs_parser #(
+    // AXI4-Stream data width in bits: 64, 128, 256, 512 or 1024
+    parameter integer DATA_WIDTH = 512,
+    // tkeep width (bytes per beat)
+    parameter integer KEEP_WIDTH = DATA_WIDTH / 8,
+    // tuser width, sampled on the tlast beat and returned with the record
+    parameter integer USER_WIDTH = 16
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    // frames
+    input  wire [DATA_WIDTH-1:0] s_axis_tdata,
+    input  wire [KEEP_WIDTH-1:0] s_axis_tkeep,
+    input  wire                  s_axis_tvalid,
+    output wire                  s_axis_tready,
+    input  wire                  s_axis_tlast,
+    input  wire [USER_WIDTH-1:0] s_axis_tuser,
+
+    // parse records
+    output wire                  m_rec_valid,
+    input  wire                  m_rec_ready,
+    output wire [3:0]            m_rec_class,     // enum parse_class
+    output wire                  m_rec_ipv6,      // family 6 (valid for IP classes)
+    output wire                  m_rec_ports,     // TCP/UDP ports valid
+    output wire [7:0]            m_rec_proto,
+    output wire [127:0]          m_rec_src,       // byte 0 in [127:120]; IPv4 in [127:96]
+    output wire [127:0]          m_rec_dst,
+    output wire [15:0]           m_rec_sport,
+    output wire [15:0]           m_rec_dport,
+    output wire [1:0]            m_rec_vlan_tags,
+    output wire [7:0]            m_rec_l3_offset,
+    output wire [7:0]            m_rec_l4_offset,
+    output wire [15:0]           m_rec_len,       // frame length, saturated at 65535
+    output wire [USER_WIDTH-1:0] m_rec_user
+);
+
+`include "flowsteer_regs.vh"
+
+localparam integer WIN = 128;                       // header window, bytes
+localparam integer NBEATS = WIN / KEEP_WIDTH;       // beats that fill the window
+localparam integer BEAT_BITS = (NBEATS > 1) ? $clog2(NBEATS + 1) : 1;
+localparam integer CNT_BITS = $clog2(KEEP_WIDTH + 1);
+localparam integer NST = 7;                         // pipeline stages after the capture
+
+localparam [3:0] C_V4TCP = 4'(FS_PARSE_CLASS_IPV4_TCP);
+localparam [3:0] C_V4UDP = 4'(FS_PARSE_CLASS_IPV4_UDP);
+localparam [3:0] C_V4OTH = 4'(FS_PARSE_CLASS_IPV4_OTHER);
+localparam [3:0] C_V6TCP = 4'(FS_PARSE_CLASS_IPV6_TCP);
+localparam [3:0] C_V6UDP = 4'(FS_PARSE_CLASS_IPV6_UDP);
+localparam [3:0] C_V6OTH = 4'(FS_PARSE_CLASS_IPV6_OTHER);
+localparam [3:0] C_V4FRG = 4'(FS_PARSE_CLASS_IPV4_FRAGMENT);
+localparam [3:0] C_V6FRG = 4'(FS_PARSE_CLASS_IPV6_FRAGMENT);
+localparam [3:0] C_NONIP = 4'(FS_PARSE_CLASS_NON_IP);
+localparam [3:0] C_TRUNC = 4'(FS_PARSE_CLASS_TRUNCATED);
+localparam [3:0] C_MALF  = 4'(FS_PARSE_CLASS_MALFORMED);
+localparam [3:0] C_UNSUP = 4'(FS_PARSE_CLASS_UNSUPPORTED);
+
+`ifdef VERILATOR
+if (DATA_WIDTH < 64 || DATA_WIDTH > 1024 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0 ||
+    KEEP_WIDTH * 8 != DATA_WIDTH) begin : g_bad_param
+    $error("fs_parser: DATA_WIDTH must be a power of two in 64..1024, KEEP_WIDTH = DATA_WIDTH/8");
+end
+`endif
+
+// ---------------------------------------------------------------- pipeline control
+logic [NST-1:0] valid_reg = '0;
+logic ce;
+assign ce = !valid_reg[NST-1] || m_rec_ready;
+assign s_axis_tready = ce;
+
+wire beat = s_axis_tvalid && ce;
+
+// ---------------------------------------------------------------- capture
+logic [8*WIN-1:0] cap_win_reg;     // byte 0 in the MSBs
+logic [8*WIN-1:0] cap_win_next;
+logic [BEAT_BITS-1:0] cap_beat_reg = '0;
+logic [15:0] cap_len_reg = '0;
+logic [CNT_BITS-1:0] beat_bytes;
+logic [16:0] len_sum;
+logic [15:0] len_next;
+
+always_comb begin
+    // bytes of this beat: all of them, or the leading ones of tkeep on the last beat
+    beat_bytes = CNT_BITS'(KEEP_WIDTH);
+    if (s_axis_tlast) begin
+        beat_bytes = '0;
+        for (int k = KEEP_WIDTH - 1; k >= 0; k--) begin
+            if (!s_axis_tkeep[k]) begin
+                beat_bytes = CNT_BITS'(k);
+            end
+        end
+    end
+    len_sum = {1'b0, cap_len_reg} + 17'(beat_bytes);
+    len_next = len_sum[16] ? 16'hffff : len_sum[15:0];
+
+    cap_win_next = cap_win_reg;
+    for (int b = 0; b < NBEATS; b++) begin
+        if (cap_beat_reg == BEAT_BITS'(b)) begin
+            for (int k = 0; k < KEEP_WIDTH; k++) begin
+                cap_win_next[8*WIN-8-8*(b*KEEP_WIDTH+k) +: 8] = s_axis_tdata[8*k +: 8];
+            end
+        end
+    end
+end
+
+always_ff @(posedge clk) begin
+    if (beat) begin
+        cap_win_reg <= cap_win_next;
+        if (s_axis_tlast) begin
+            cap_beat_reg <= '0;
+            cap_len_reg <= '0;
+        end else begin
+            if (cap_beat_reg != BEAT_BITS'(NBEATS)) begin
+                cap_beat_reg <= cap_beat_reg + 1'b1;
+            end
+            cap_len_reg <= len_next;
+        end
+    end
+    if (rst) begin
+        cap_beat_reg <= '0;
+        cap_len_reg <= '0;
+    end
+end
+
+// ---------------------------------------------------------------- stage 1: frame complete
+logic [8*WIN-1:0] s1_win_reg;
+logic [15:0] s1_len_reg;
+logic [USER_WIDTH*NST-1:0] user_reg;
+
+always_ff @(posedge clk) begin
+    if (ce) begin
+        valid_reg <= {valid_reg[NST-2:0], beat && s_axis_tlast};
+        s1_win_reg <= cap_win_next;
+        s1_len_reg <= len_next;
+        user_reg <= {user_reg[USER_WIDTH*(NST-1)-1:0], s_axis_tuser};
+    end
+    if (rst) begin
+        valid_reg <= '0;
+    end
+end
+
+// byte i of a window
+`define FS_BYTE(w, i) w[8*WIN-8-8*(i) +: 8]
+
+// need(off, n) of the model: returns 0 when [off, off+n) is inside the frame and the window
+// (pass), else sets the failure class (TRUNCATED past the frame, else UNSUPPORTED).
+// Written out at each use: end_ = off + n; fail = end_ > len || end_ > WIN.
+
+// ---------------------------------------------------------------- stage 2: Ethernet + VLAN
+logic [8*WIN-1:0] s2_win_reg;
+logic [15:0] s2_len_reg;
+logic [1:0] s2_tags_reg;
+logic [4:0] s2_l3_reg;
+logic s2_v4_reg, s2_v6_reg, s2_done_reg;
+logic [3:0] s2_cls_reg;
+
+logic [15:0] et0, et1, et2;
+logic vlan0, vlan1;
+always_comb begin
+    et0 = {`FS_BYTE(s1_win_reg, 12), `FS_BYTE(s1_win_reg, 13)};
+    et1 = {`FS_BYTE(s1_win_reg, 16), `FS_BYTE(s1_win_reg, 17)};
+    et2 = {`FS_BYTE(s1_win_reg, 20), `FS_BYTE(s1_win_reg, 21)};
+    vlan0 = (et0 == 16'h8100) || (et0 == 16'h88a8);
+    vlan1 = (et1 == 16'h8100) || (et1 == 16'h88a8);
+end
+
+always_ff @(posedge clk) begin
+    if (ce) begin
+        s2_win_reg <= s1_win_reg;
+        s2_len_reg <= s1_len_reg;
+        s2_done_reg <= 1'b1;
+        s2_cls_reg <= C_NONIP;
+        s2_v4_reg <= 1'b0;
+        s2_v6_reg <= 1'b0;
+        s2_tags_reg <= 2'd0;
+        s2_l3_reg <= 5'd0;
+        if (s1_len_reg < 16'd14) begin
+            s2_cls_reg <= C_TRUNC;
+        end else if (vlan0 && s1_len_reg < 16'd18) begin
+            s2_cls_reg <= C_TRUNC;
+        end else if (vlan0 && vlan1 && s1_len_reg < 16'd22) begin
+            s2_cls_reg <= C_TRUNC;
+            s2_tags_reg <= 2'd1;
+        end else begin
+            if (vlan0 && vlan1) begin
+                s2_tags_reg <= 2'd2;
+                s2_l3_reg <= 5'd22;
+                s2_v4_reg <= (et2 == 16'h0800);
+                s2_v6_reg <= (et2 == 16'h86dd);
+                s2_done_reg <= !((et2 == 16'h0800) || (et2 == 16'h86dd));
+            end else if (vlan0) begin
+                s2_tags_reg <= 2'd1;
+                s2_l3_reg <= 5'd18;
+                s2_v4_reg <= (et1 == 16'h0800);
+                s2_v6_reg <= (et1 == 16'h86dd);
+                s2_done_reg <= !((et1 == 16'h0800) || (et1 == 16'h86dd));
+            end else begin
+                s2_l3_reg <= 5'd14;
+                s2_v4_reg <= (et0 == 16'h0800);
+                s2_v6_reg <= (et0 == 16'h86dd);
+                s2_done_reg <= !((et0 == 16'h0800) || (et0 == 16'h86dd));
+            end
+        end
+    end
+end
+
+// ---------------------------------------------------------------- stage 3: IP header
+// the IP header starts at byte 14, 18 or 22: extract from the three candidates
+logic [8*62-1:0] iph;        // bytes l3 .. l3+61 (the 40-byte IPv6 header and more)
+always_comb begin
+    if (s2_l3_reg == 5'd22) begin
+        iph = s2_win_reg[8*WIN-8*22-1 -: 8*62];
+    end else if (s2_l3_reg == 5'd18) begin
+        iph = s2_win_reg[8*WIN-8*18-1 -: 8*62];
+    end else begin
+        iph = s2_win_reg[8*WIN-8*14-1 -: 8*62];
+    end
+end
+
+`define FS_IPH(i) iph[8*62-8-8*(i) +: 8]
+
+logic [3:0] ip_ver, ip_ihl;
+logic [15:0] ip_totlen, ip_frag;
+logic [6:0] ip_hlen;   // IHL * 4
+logic [7:0] ip_l4;     // l3 + IHL * 4 (<= 82)
+always_comb begin
+    ip_ver = `FS_IPH(0)[7:4];
+    ip_ihl = `FS_IPH(0)[3:0];
+    ip_totlen = {`FS_IPH(2), `FS_IPH(3)};
+    ip_frag = {`FS_IPH(6), `FS_IPH(7)};
+    ip_hlen = {1'b0, ip_ihl, 2'b00};
+    ip_l4 = 8'(s2_l3_reg) + 8'(ip_hlen);
+end
+
+// walker state: element 0 is written by stage 3, element k by step k (packed arrays)
+logic [3:0][8*WIN-1:0] st_win_reg;
+logic [3:0][15:0] st_len_reg;
+logic [3:0][1:0] st_tags_reg;
+logic [3:0][4:0] st_l3_reg;
+logic [3:0] st_ipv6_reg;
+logic [3:0] st_done_reg;
+logic [3:0][3:0] st_cls_reg;
+logic [3:0][7:0] st_proto_reg;
+logic [3:0][7:0] st_nh_reg;
+logic [3:0][127:0] st_src_reg;
+logic [3:0][127:0] st_dst_reg;
+logic [3:0][12:0] st_off_reg;
+logic [3:0][1:0] st_walked_reg;
+logic [3:0][15:0] st_sport_reg;
+logic [3:0][15:0] st_dport_reg;
+logic [3:0][7:0] st_l4_reg;
+logic [3:0] st_ports_reg;
+
+always_ff @(posedge clk) begin
+    if (ce) begin
+        st_win_reg[0] <= s2_win_reg;
+        st_len_reg[0] <= s2_len_reg;
+        st_tags_reg[0] <= s2_tags_reg;
+        st_l3_reg[0] <= s2_l3_reg;
+        st_done_reg[0] <= 1'b1;
+        st_cls_reg[0] <= s2_cls_reg;
+        st_ipv6_reg[0] <= s2_v6_reg;
+        st_proto_reg[0] <= 8'd0;
+        st_nh_reg[0] <= 8'd0;
+        st_src_reg[0] <= 128'd0;
+        st_dst_reg[0] <= 128'd0;
+        st_off_reg[0] <= 13'd0;
+        st_walked_reg[0] <= 2'd0;
+        st_sport_reg[0] <= 16'd0;
+        st_dport_reg[0] <= 16'd0;
+        st_l4_reg[0] <= 8'd0;
+        st_ports_reg[0] <= 1'b0;
+        if (s2_done_reg) begin
+            // Ethernet verdict stands
+        end else if (s2_v4_reg) begin
+            if (s2_len_reg < 16'(s2_l3_reg) + 16'd20) begin
+                st_cls_reg[0] <= C_TRUNC;
+            end else if (ip_ver != 4'd4 || ip_ihl < 4'd5 || ip_totlen < 16'(ip_hlen)) begin
+                st_cls_reg[0] <= C_MALF;
+            end else if (s2_len_reg < 16'(ip_l4)) begin
+                st_cls_reg[0] <= C_TRUNC;
+            end else begin
+                st_proto_reg[0] <= `FS_IPH(9);
+                st_src_reg[0] <= {`FS_IPH(12), `FS_IPH(13), `FS_IPH(14), `FS_IPH(15), 96'd0};
+                st_dst_reg[0] <= {`FS_IPH(16), `FS_IPH(17), `FS_IPH(18), `FS_IPH(19), 96'd0};
+                if (ip_frag[13] || ip_frag[12:0] != 13'd0) begin
+                    st_cls_reg[0] <= C_V4FRG;
+                end else if (`FS_IPH(9) == 8'd6 || `FS_IPH(9) == 8'd17) begin
+                    // ports: one step with next header = protocol at l4
+                    st_done_reg[0] <= 1'b0;
+                    st_nh_reg[0] <= `FS_IPH(9);
+                    st_off_reg[0] <= 13'(ip_l4);
+                end else begin
+                    st_cls_reg[0] <= C_V4OTH;
+                end
+            end
+        end else begin
+            if (s2_len_reg < 16'(s2_l3_reg) + 16'd40) begin
+                st_cls_reg[0] <= C_TRUNC;
+            end else if (ip_ver != 4'd6) begin
+                st_cls_reg[0] <= C_MALF;
+            end else begin
+                st_done_reg[0] <= 1'b0;
+                st_nh_reg[0] <= `FS_IPH(6);
+                st_off_reg[0] <= 13'(s2_l3_reg) + 13'd40;
+                st_src_reg[0] <= iph[8*62-8*8-1 -: 128];
+                st_dst_reg[0] <= iph[8*62-8*24-1 -: 128];
+            end
+        end
+    end
+end
+
+// ---------------------------------------------------------------- stages 4..6: L4 walk
+// Each step looks at one next header at offset off (always 2 mod 4: l3 is 14, 18 or 22
+// and every header length is a multiple of 4) and either finishes the record or moves
+// over one IPv6 extension header. Steps: IPv4 ports; IPv6 ext 1, ext 2, final header.
+genvar gs;
+generate
+    for (gs = 0; gs < 3; gs = gs + 1) begin : g_step
+        // the 4 bytes at off (off = 4*idx + 2); bytes past the window read as 0
+        logic [8*WIN+15:0] wpad;
+        logic [31:0] w4;
+        logic [7:0] b0, b1;
+        logic [12:0] off;
+        logic [15:0] len;
+        logic [7:0] nh;
+        logic [13:0] ext_len;
+        logic [14:0] end2, endn, end8, end20, end8u;
+        logic ext, tcp, udp;
+        assign off = st_off_reg[gs];
+        assign len = st_len_reg[gs];
+        assign nh = st_nh_reg[gs];
+        assign wpad = {st_win_reg[gs], 16'd0};
+        assign w4 = wpad[8*WIN-1-32*off[6:2] -: 32];
+        assign b0 = w4[31:24];
+        assign b1 = w4[23:16];
+        assign ext = (nh == 8'd0) || (nh == 8'd43) || (nh == 8'd60);
+        assign tcp = (nh == 8'd6);
+        assign udp = (nh == 8'd17);
+        assign ext_len = {3'd0, b1, 3'd0} + 14'd8;
+        assign end2 = 15'(off) + 15'd2;
+        assign endn = 15'(off) + 15'(ext_len);
+        assign end8 = 15'(off) + 15'd8;
+        assign end20 = 15'(off) + 15'd20;
+        assign end8u = end8;
+
+        always_ff @(posedge clk) begin
+            if (ce) begin
+                st_win_reg[gs+1] <= st_win_reg[gs];
+                st_len_reg[gs+1] <= len;
+                st_tags_reg[gs+1] <= st_tags_reg[gs];
+                st_l3_reg[gs+1] <= st_l3_reg[gs];
+                st_ipv6_reg[gs+1] <= st_ipv6_reg[gs];
+                st_done_reg[gs+1] <= st_done_reg[gs];
+                st_cls_reg[gs+1] <= st_cls_reg[gs];
+                st_proto_reg[gs+1] <= st_proto_reg[gs];
+                st_nh_reg[gs+1] <= nh;
+                st_src_reg[gs+1] <= st_src_reg[gs];
+                st_dst_reg[gs+1] <= st_dst_reg[gs];
+                st_off_reg[gs+1] <= off;
+                st_walked_reg[gs+1] <= st_walked_reg[gs];
+                st_sport_reg[gs+1] <= st_sport_reg[gs];
+                st_dport_reg[gs+1] <= st_dport_reg[gs];
+                st_l4_reg[gs+1] <= st_l4_reg[gs];
+                st_ports_reg[gs+1] <= st_ports_reg[gs];
+                if (!st_done_reg[gs]) begin
+                    st_done_reg[gs+1] <= 1'b1;
+                    if (tcp || udp) begin
+                        if ((tcp ? end20 : end8u) > 15'(len) || (tcp ? end20 : end8u) > 15'(WIN)) begin
+                            st_cls_reg[gs+1] <= ((tcp ? end20 : end8u) > 15'(len)) ? C_TRUNC : C_UNSUP;
+                        end else begin
+                            st_cls_reg[gs+1] <= st_ipv6_reg[gs] ? (tcp ? C_V6TCP : C_V6UDP)
+                                                                 : (tcp ? C_V4TCP : C_V4UDP);
+                            st_proto_reg[gs+1] <= nh;
+                            st_sport_reg[gs+1] <= w4[31:16];
+                            st_dport_reg[gs+1] <= w4[15:0];
+                            st_l4_reg[gs+1] <= 8'(off);
+                            st_ports_reg[gs+1] <= 1'b1;
+                        end
+                    end else if (ext) begin
+                        if (st_walked_reg[gs] == 2'd2) begin
+                            st_cls_reg[gs+1] <= C_UNSUP;
+                        end else if (end2 > 15'(len) || end2 > 15'(WIN)) begin
+                            st_cls_reg[gs+1] <= (end2 > 15'(len)) ? C_TRUNC : C_UNSUP;
+                        end else if (endn > 15'(len) || endn > 15'(WIN)) begin
+                            st_cls_reg[gs+1] <= (endn > 15'(len)) ? C_TRUNC : C_UNSUP;
+                        end else begin
+                            st_done_reg[gs+1] <= 1'b0;
+                            st_nh_reg[gs+1] <= b0;
+                            st_off_reg[gs+1] <= endn[12:0];
+                            st_walked_reg[gs+1] <= st_walked_reg[gs] + 2'd1;
+                        end
+                    end else if (nh == 8'd44) begin
+                        if (end8 > 15'(len) || end8 > 15'(WIN)) begin
+                            st_cls_reg[gs+1] <= (end8 > 15'(len)) ? C_TRUNC : C_UNSUP;
+                        end else begin
+                            st_cls_reg[gs+1] <= C_V6FRG;
+                            st_proto_reg[gs+1] <= b0;
+                        end
+                    end else if (nh == 8'd135 || nh == 8'd139 || nh == 8'd140 ||
+                                 nh == 8'd253 || nh == 8'd254) begin
+                        st_cls_reg[gs+1] <= C_UNSUP;
+                    end else begin
+                        st_cls_reg[gs+1] <= C_V6OTH;
+                        st_proto_reg[gs+1] <= nh;
+                    end
+                end
+            end
+        end
+    end
+endgenerate
+
+// ---------------------------------------------------------------- stage 7: record
+logic [3:0] r_cls_reg;
+logic r_ipv6_reg, r_ports_reg;
+logic [7:0] r_proto_reg, r_l3_reg, r_l4_reg;
+logic [127:0] r_src_reg, r_dst_reg;
+logic [15:0] r_sport_reg, r_dport_reg, r_len_reg;
+logic [1:0] r_tags_reg;
+logic r_ip;
+
+// IP classes are 0..7; every other class carries an empty tuple (as the model's finish())
+assign r_ip = (st_cls_reg[3] <= C_V6FRG);
+
+always_ff @(posedge clk) begin
+    if (ce) begin
+        // a walk that never finished cannot happen (the third step always finishes)
+        r_cls_reg <= st_cls_reg[3];
+        r_ipv6_reg <= r_ip && st_ipv6_reg[3];
+        r_ports_reg <= r_ip && st_ports_reg[3];
+        r_proto_reg <= r_ip ? st_proto_reg[3] : 8'd0;
+        r_src_reg <= r_ip ? st_src_reg[3] : 128'd0;
+        r_dst_reg <= r_ip ? st_dst_reg[3] : 128'd0;
+        r_sport_reg <= r_ip ? st_sport_reg[3] : 16'd0;
+        r_dport_reg <= r_ip ? st_dport_reg[3] : 16'd0;
+        r_l4_reg <= r_ip ? st_l4_reg[3] : 8'd0;
+        r_l3_reg <= 8'(st_l3_reg[3]);
+        r_tags_reg <= st_tags_reg[3];
+        r_len_reg <= st_len_reg[3];
+    end
+end
+
+assign m_rec_valid = valid_reg[NST-1];
+assign m_rec_class = r_cls_reg;
+assign m_rec_ipv6 = r_ipv6_reg;
+assign m_rec_ports = r_ports_reg;
+assign m_rec_proto = r_proto_reg;
+assign m_rec_src = r_src_reg;
+assign m_rec_dst = r_dst_reg;
+assign m_rec_sport = r_sport_reg;
+assign m_rec_dport = r_dport_reg;
+assign m_rec_vlan_tags = r_tags_reg;
+assign m_rec_l3_offset = r_l3_reg;
+assign m_rec_l4_offset = r_l4_reg;
+assign m_rec_len = r_len_reg;
+assign m_rec_user = user_reg[USER_WIDTH*(NST-1) +: USER_WIDTH];
+
+`undef FS_BYTE
+`undef FS_IPH
+
+// the last step's window, offset, walk count and next header have no further use
+wire unused_parser = &{1'b0, st_win_reg[3], st_off_reg[3], st_walked_reg[3], st_nh_reg[3],
+                       st_done_reg[3]};
+
+endmodule
+
+`resetall
