@@ -98,7 +98,6 @@ always_comb begin
     // bytes of this beat: all of them, or the leading ones of tkeep on the last beat
     beat_bytes = CNT_BITS'(KEEP_WIDTH);
     if (s_axis_tlast) begin
-        beat_bytes = '0;
         for (int k = KEEP_WIDTH - 1; k >= 0; k--) begin
             if (!s_axis_tkeep[k]) begin
                 beat_bytes = CNT_BITS'(k);
@@ -221,26 +220,28 @@ end
 
 // ---------------------------------------------------------------- stage 3: IP header
 // the IP header starts at byte 14, 18 or 22: extract from the three candidates
-logic [8*62-1:0] iph;        // bytes l3 .. l3+61 (the 40-byte IPv6 header and more)
+logic [8*40-1:0] iph;        // bytes l3 .. l3+39 (the IPv6 header; IPv4 uses 20)
 always_comb begin
     if (s2_l3_reg == 5'd22) begin
-        iph = s2_win_reg[8*WIN-8*22-1 -: 8*62];
+        iph = s2_win_reg[8*WIN-8*22-1 -: 8*40];
     end else if (s2_l3_reg == 5'd18) begin
-        iph = s2_win_reg[8*WIN-8*18-1 -: 8*62];
+        iph = s2_win_reg[8*WIN-8*18-1 -: 8*40];
     end else begin
-        iph = s2_win_reg[8*WIN-8*14-1 -: 8*62];
+        iph = s2_win_reg[8*WIN-8*14-1 -: 8*40];
     end
 end
 
-`define FS_IPH(i) iph[8*62-8-8*(i) +: 8]
+`define FS_IPH(i) iph[8*40-8-8*(i) +: 8]
 
+logic [7:0] ip_b0;
 logic [3:0] ip_ver, ip_ihl;
 logic [15:0] ip_totlen, ip_frag;
 logic [6:0] ip_hlen;   // IHL * 4
 logic [7:0] ip_l4;     // l3 + IHL * 4 (<= 82)
 always_comb begin
-    ip_ver = `FS_IPH(0)[7:4];
-    ip_ihl = `FS_IPH(0)[3:0];
+    ip_b0 = `FS_IPH(0);
+    ip_ver = ip_b0[7:4];
+    ip_ihl = ip_b0[3:0];
     ip_totlen = {`FS_IPH(2), `FS_IPH(3)};
     ip_frag = {`FS_IPH(6), `FS_IPH(7)};
     ip_hlen = {1'b0, ip_ihl, 2'b00};
@@ -248,78 +249,78 @@ always_comb begin
 end
 
 // walker state: element 0 is written by stage 3, element k by step k (packed arrays)
-logic [3:0][8*WIN-1:0] st_win_reg;
-logic [3:0][15:0] st_len_reg;
-logic [3:0][1:0] st_tags_reg;
-logic [3:0][4:0] st_l3_reg;
+logic [4*8*WIN-1:0] st_win_reg;
+logic [4*16-1:0] st_len_reg;
+logic [4*2-1:0] st_tags_reg;
+logic [4*5-1:0] st_l3_reg;
 logic [3:0] st_ipv6_reg;
 logic [3:0] st_done_reg;
-logic [3:0][3:0] st_cls_reg;
-logic [3:0][7:0] st_proto_reg;
-logic [3:0][7:0] st_nh_reg;
-logic [3:0][127:0] st_src_reg;
-logic [3:0][127:0] st_dst_reg;
-logic [3:0][12:0] st_off_reg;
-logic [3:0][1:0] st_walked_reg;
-logic [3:0][15:0] st_sport_reg;
-logic [3:0][15:0] st_dport_reg;
-logic [3:0][7:0] st_l4_reg;
+logic [4*4-1:0] st_cls_reg;
+logic [4*8-1:0] st_proto_reg;
+logic [4*8-1:0] st_nh_reg;
+logic [4*128-1:0] st_src_reg;
+logic [4*128-1:0] st_dst_reg;
+logic [4*13-1:0] st_off_reg;
+logic [4*2-1:0] st_walked_reg;
+logic [4*16-1:0] st_sport_reg;
+logic [4*16-1:0] st_dport_reg;
+logic [4*8-1:0] st_l4_reg;
 logic [3:0] st_ports_reg;
 
 always_ff @(posedge clk) begin
     if (ce) begin
-        st_win_reg[0] <= s2_win_reg;
-        st_len_reg[0] <= s2_len_reg;
-        st_tags_reg[0] <= s2_tags_reg;
-        st_l3_reg[0] <= s2_l3_reg;
+        st_win_reg[8*WIN*0 +: 8*WIN] <= s2_win_reg;
+        st_len_reg[16*0 +: 16] <= s2_len_reg;
+        st_tags_reg[2*0 +: 2] <= s2_tags_reg;
+        st_l3_reg[5*0 +: 5] <= s2_l3_reg;
         st_done_reg[0] <= 1'b1;
-        st_cls_reg[0] <= s2_cls_reg;
+        st_cls_reg[4*0 +: 4] <= s2_cls_reg;
         st_ipv6_reg[0] <= s2_v6_reg;
-        st_proto_reg[0] <= 8'd0;
-        st_nh_reg[0] <= 8'd0;
-        st_src_reg[0] <= 128'd0;
-        st_dst_reg[0] <= 128'd0;
-        st_off_reg[0] <= 13'd0;
-        st_walked_reg[0] <= 2'd0;
-        st_sport_reg[0] <= 16'd0;
-        st_dport_reg[0] <= 16'd0;
-        st_l4_reg[0] <= 8'd0;
+        st_proto_reg[8*0 +: 8] <= 8'd0;
+        st_nh_reg[8*0 +: 8] <= 8'd0;
+        st_src_reg[128*0 +: 128] <= 128'd0;
+        st_dst_reg[128*0 +: 128] <= 128'd0;
+        st_off_reg[13*0 +: 13] <= 13'd0;
+        st_walked_reg[2*0 +: 2] <= 2'd0;
+        st_sport_reg[16*0 +: 16] <= 16'd0;
+        st_dport_reg[16*0 +: 16] <= 16'd0;
+        st_l4_reg[8*0 +: 8] <= 8'd0;
         st_ports_reg[0] <= 1'b0;
         if (s2_done_reg) begin
             // Ethernet verdict stands
         end else if (s2_v4_reg) begin
             if (s2_len_reg < 16'(s2_l3_reg) + 16'd20) begin
-                st_cls_reg[0] <= C_TRUNC;
+                st_cls_reg[4*0 +: 4] <= C_TRUNC;
             end else if (ip_ver != 4'd4 || ip_ihl < 4'd5 || ip_totlen < 16'(ip_hlen)) begin
-                st_cls_reg[0] <= C_MALF;
+                st_cls_reg[4*0 +: 4] <= C_MALF;
             end else if (s2_len_reg < 16'(ip_l4)) begin
-                st_cls_reg[0] <= C_TRUNC;
+                st_cls_reg[4*0 +: 4] <= C_TRUNC;
             end else begin
-                st_proto_reg[0] <= `FS_IPH(9);
-                st_src_reg[0] <= {`FS_IPH(12), `FS_IPH(13), `FS_IPH(14), `FS_IPH(15), 96'd0};
-                st_dst_reg[0] <= {`FS_IPH(16), `FS_IPH(17), `FS_IPH(18), `FS_IPH(19), 96'd0};
+                st_proto_reg[8*0 +: 8] <= `FS_IPH(9);
+                st_src_reg[128*0 +: 128] <= {`FS_IPH(12), `FS_IPH(13), `FS_IPH(14), `FS_IPH(15), 96'd0};
+                st_dst_reg[128*0 +: 128] <= {`FS_IPH(16), `FS_IPH(17), `FS_IPH(18), `FS_IPH(19), 96'd0};
                 if (ip_frag[13] || ip_frag[12:0] != 13'd0) begin
-                    st_cls_reg[0] <= C_V4FRG;
+                    st_cls_reg[4*0 +: 4] <= C_V4FRG;
                 end else if (`FS_IPH(9) == 8'd6 || `FS_IPH(9) == 8'd17) begin
                     // ports: one step with next header = protocol at l4
                     st_done_reg[0] <= 1'b0;
-                    st_nh_reg[0] <= `FS_IPH(9);
-                    st_off_reg[0] <= 13'(ip_l4);
+                    st_nh_reg[8*0 +: 8] <= `FS_IPH(9);
+                    st_off_reg[13*0 +: 13] <= 13'(ip_l4);
                 end else begin
-                    st_cls_reg[0] <= C_V4OTH;
+                    st_cls_reg[4*0 +: 4] <= C_V4OTH;
                 end
             end
         end else begin
             if (s2_len_reg < 16'(s2_l3_reg) + 16'd40) begin
-                st_cls_reg[0] <= C_TRUNC;
+                st_cls_reg[4*0 +: 4] <= C_TRUNC;
             end else if (ip_ver != 4'd6) begin
-                st_cls_reg[0] <= C_MALF;
+                st_cls_reg[4*0 +: 4] <= C_MALF;
             end else begin
                 st_done_reg[0] <= 1'b0;
-                st_nh_reg[0] <= `FS_IPH(6);
-                st_off_reg[0] <= 13'(s2_l3_reg) + 13'd40;
-                st_src_reg[0] <= iph[8*62-8*8-1 -: 128];
-                st_dst_reg[0] <= iph[8*62-8*24-1 -: 128];
+                st_nh_reg[8*0 +: 8] <= `FS_IPH(6);
+                st_off_reg[13*0 +: 13] <= 13'(s2_l3_reg) + 13'd40;
+                st_src_reg[128*0 +: 128] <= iph[8*40-8*8-1 -: 128];
+                st_dst_reg[128*0 +: 128] <= iph[8*40-8*24-1 -: 128];
             end
         end
     end
@@ -342,10 +343,10 @@ generate
         logic [13:0] ext_len;
         logic [14:0] end2, endn, end8, end20, end8u;
         logic ext, tcp, udp;
-        assign off = st_off_reg[gs];
-        assign len = st_len_reg[gs];
-        assign nh = st_nh_reg[gs];
-        assign wpad = {st_win_reg[gs], 16'd0};
+        assign off = st_off_reg[13*(gs) +: 13];
+        assign len = st_len_reg[16*(gs) +: 16];
+        assign nh = st_nh_reg[8*(gs) +: 8];
+        assign wpad = {st_win_reg[8*WIN*(gs) +: 8*WIN], 16'd0};
         assign w4 = wpad[8*WIN-1-32*off[6:2] -: 32];
         assign b0 = w4[31:24];
         assign b1 = w4[23:16];
@@ -361,63 +362,63 @@ generate
 
         always_ff @(posedge clk) begin
             if (ce) begin
-                st_win_reg[gs+1] <= st_win_reg[gs];
-                st_len_reg[gs+1] <= len;
-                st_tags_reg[gs+1] <= st_tags_reg[gs];
-                st_l3_reg[gs+1] <= st_l3_reg[gs];
+                st_win_reg[8*WIN*(gs+1) +: 8*WIN] <= st_win_reg[8*WIN*(gs) +: 8*WIN];
+                st_len_reg[16*(gs+1) +: 16] <= len;
+                st_tags_reg[2*(gs+1) +: 2] <= st_tags_reg[2*(gs) +: 2];
+                st_l3_reg[5*(gs+1) +: 5] <= st_l3_reg[5*(gs) +: 5];
                 st_ipv6_reg[gs+1] <= st_ipv6_reg[gs];
                 st_done_reg[gs+1] <= st_done_reg[gs];
-                st_cls_reg[gs+1] <= st_cls_reg[gs];
-                st_proto_reg[gs+1] <= st_proto_reg[gs];
-                st_nh_reg[gs+1] <= nh;
-                st_src_reg[gs+1] <= st_src_reg[gs];
-                st_dst_reg[gs+1] <= st_dst_reg[gs];
-                st_off_reg[gs+1] <= off;
-                st_walked_reg[gs+1] <= st_walked_reg[gs];
-                st_sport_reg[gs+1] <= st_sport_reg[gs];
-                st_dport_reg[gs+1] <= st_dport_reg[gs];
-                st_l4_reg[gs+1] <= st_l4_reg[gs];
+                st_cls_reg[4*(gs+1) +: 4] <= st_cls_reg[4*(gs) +: 4];
+                st_proto_reg[8*(gs+1) +: 8] <= st_proto_reg[8*(gs) +: 8];
+                st_nh_reg[8*(gs+1) +: 8] <= nh;
+                st_src_reg[128*(gs+1) +: 128] <= st_src_reg[128*(gs) +: 128];
+                st_dst_reg[128*(gs+1) +: 128] <= st_dst_reg[128*(gs) +: 128];
+                st_off_reg[13*(gs+1) +: 13] <= off;
+                st_walked_reg[2*(gs+1) +: 2] <= st_walked_reg[2*(gs) +: 2];
+                st_sport_reg[16*(gs+1) +: 16] <= st_sport_reg[16*(gs) +: 16];
+                st_dport_reg[16*(gs+1) +: 16] <= st_dport_reg[16*(gs) +: 16];
+                st_l4_reg[8*(gs+1) +: 8] <= st_l4_reg[8*(gs) +: 8];
                 st_ports_reg[gs+1] <= st_ports_reg[gs];
                 if (!st_done_reg[gs]) begin
                     st_done_reg[gs+1] <= 1'b1;
                     if (tcp || udp) begin
                         if ((tcp ? end20 : end8u) > 15'(len) || (tcp ? end20 : end8u) > 15'(WIN)) begin
-                            st_cls_reg[gs+1] <= ((tcp ? end20 : end8u) > 15'(len)) ? C_TRUNC : C_UNSUP;
+                            st_cls_reg[4*(gs+1) +: 4] <= ((tcp ? end20 : end8u) > 15'(len)) ? C_TRUNC : C_UNSUP;
                         end else begin
-                            st_cls_reg[gs+1] <= st_ipv6_reg[gs] ? (tcp ? C_V6TCP : C_V6UDP)
+                            st_cls_reg[4*(gs+1) +: 4] <= st_ipv6_reg[gs] ? (tcp ? C_V6TCP : C_V6UDP)
                                                                  : (tcp ? C_V4TCP : C_V4UDP);
-                            st_proto_reg[gs+1] <= nh;
-                            st_sport_reg[gs+1] <= w4[31:16];
-                            st_dport_reg[gs+1] <= w4[15:0];
-                            st_l4_reg[gs+1] <= 8'(off);
+                            st_proto_reg[8*(gs+1) +: 8] <= nh;
+                            st_sport_reg[16*(gs+1) +: 16] <= w4[31:16];
+                            st_dport_reg[16*(gs+1) +: 16] <= w4[15:0];
+                            st_l4_reg[8*(gs+1) +: 8] <= 8'(off);
                             st_ports_reg[gs+1] <= 1'b1;
                         end
                     end else if (ext) begin
-                        if (st_walked_reg[gs] == 2'd2) begin
-                            st_cls_reg[gs+1] <= C_UNSUP;
+                        if (st_walked_reg[2*(gs) +: 2] == 2'd2) begin
+                            st_cls_reg[4*(gs+1) +: 4] <= C_UNSUP;
                         end else if (end2 > 15'(len) || end2 > 15'(WIN)) begin
-                            st_cls_reg[gs+1] <= (end2 > 15'(len)) ? C_TRUNC : C_UNSUP;
+                            st_cls_reg[4*(gs+1) +: 4] <= (end2 > 15'(len)) ? C_TRUNC : C_UNSUP;
                         end else if (endn > 15'(len) || endn > 15'(WIN)) begin
-                            st_cls_reg[gs+1] <= (endn > 15'(len)) ? C_TRUNC : C_UNSUP;
+                            st_cls_reg[4*(gs+1) +: 4] <= (endn > 15'(len)) ? C_TRUNC : C_UNSUP;
                         end else begin
                             st_done_reg[gs+1] <= 1'b0;
-                            st_nh_reg[gs+1] <= b0;
-                            st_off_reg[gs+1] <= endn[12:0];
-                            st_walked_reg[gs+1] <= st_walked_reg[gs] + 2'd1;
+                            st_nh_reg[8*(gs+1) +: 8] <= b0;
+                            st_off_reg[13*(gs+1) +: 13] <= endn[12:0];
+                            st_walked_reg[2*(gs+1) +: 2] <= st_walked_reg[2*(gs) +: 2] + 2'd1;
                         end
                     end else if (nh == 8'd44) begin
                         if (end8 > 15'(len) || end8 > 15'(WIN)) begin
-                            st_cls_reg[gs+1] <= (end8 > 15'(len)) ? C_TRUNC : C_UNSUP;
+                            st_cls_reg[4*(gs+1) +: 4] <= (end8 > 15'(len)) ? C_TRUNC : C_UNSUP;
                         end else begin
-                            st_cls_reg[gs+1] <= C_V6FRG;
-                            st_proto_reg[gs+1] <= b0;
+                            st_cls_reg[4*(gs+1) +: 4] <= C_V6FRG;
+                            st_proto_reg[8*(gs+1) +: 8] <= b0;
                         end
                     end else if (nh == 8'd135 || nh == 8'd139 || nh == 8'd140 ||
                                  nh == 8'd253 || nh == 8'd254) begin
-                        st_cls_reg[gs+1] <= C_UNSUP;
+                        st_cls_reg[4*(gs+1) +: 4] <= C_UNSUP;
                     end else begin
-                        st_cls_reg[gs+1] <= C_V6OTH;
-                        st_proto_reg[gs+1] <= nh;
+                        st_cls_reg[4*(gs+1) +: 4] <= C_V6OTH;
+                        st_proto_reg[8*(gs+1) +: 8] <= nh;
                     end
                 end
             end
@@ -435,23 +436,23 @@ logic [1:0] r_tags_reg;
 logic r_ip;
 
 // IP classes are 0..7; every other class carries an empty tuple (as the model's finish())
-assign r_ip = (st_cls_reg[3] <= C_V6FRG);
+assign r_ip = (st_cls_reg[4*3 +: 4] <= C_V6FRG);
 
 always_ff @(posedge clk) begin
     if (ce) begin
         // a walk that never finished cannot happen (the third step always finishes)
-        r_cls_reg <= st_cls_reg[3];
+        r_cls_reg <= st_cls_reg[4*3 +: 4];
         r_ipv6_reg <= r_ip && st_ipv6_reg[3];
         r_ports_reg <= r_ip && st_ports_reg[3];
-        r_proto_reg <= r_ip ? st_proto_reg[3] : 8'd0;
-        r_src_reg <= r_ip ? st_src_reg[3] : 128'd0;
-        r_dst_reg <= r_ip ? st_dst_reg[3] : 128'd0;
-        r_sport_reg <= r_ip ? st_sport_reg[3] : 16'd0;
-        r_dport_reg <= r_ip ? st_dport_reg[3] : 16'd0;
-        r_l4_reg <= r_ip ? st_l4_reg[3] : 8'd0;
-        r_l3_reg <= 8'(st_l3_reg[3]);
-        r_tags_reg <= st_tags_reg[3];
-        r_len_reg <= st_len_reg[3];
+        r_proto_reg <= r_ip ? st_proto_reg[8*3 +: 8] : 8'd0;
+        r_src_reg <= r_ip ? st_src_reg[128*3 +: 128] : 128'd0;
+        r_dst_reg <= r_ip ? st_dst_reg[128*3 +: 128] : 128'd0;
+        r_sport_reg <= r_ip ? st_sport_reg[16*3 +: 16] : 16'd0;
+        r_dport_reg <= r_ip ? st_dport_reg[16*3 +: 16] : 16'd0;
+        r_l4_reg <= r_ip ? st_l4_reg[8*3 +: 8] : 8'd0;
+        r_l3_reg <= 8'(st_l3_reg[5*3 +: 5]);
+        r_tags_reg <= st_tags_reg[2*3 +: 2];
+        r_len_reg <= st_len_reg[16*3 +: 16];
     end
 end
 
@@ -470,12 +471,13 @@ assign m_rec_l4_offset = r_l4_reg;
 assign m_rec_len = r_len_reg;
 assign m_rec_user = user_reg[USER_WIDTH*(NST-1) +: USER_WIDTH];
 
+// the last step's window, offset, walk count and next header have no further use
+// (and TOS, IP id and the DF/reserved flag bits are not part of any check)
+wire unused_parser = &{1'b0, st_win_reg[8*WIN*3 +: 8*WIN], st_off_reg[13*3 +: 13], st_walked_reg[2*3 +: 2], st_nh_reg[8*3 +: 8],
+                       st_done_reg[3], `FS_IPH(1), `FS_IPH(4), `FS_IPH(5), ip_frag[15:14]};
+
 `undef FS_BYTE
 `undef FS_IPH
-
-// the last step's window, offset, walk count and next header have no further use
-wire unused_parser = &{1'b0, st_win_reg[3], st_off_reg[3], st_walked_reg[3], st_nh_reg[3],
-                       st_done_reg[3]};
 
 endmodule
 

@@ -105,7 +105,8 @@ TEST(HashToeplitz, KeyLengthRule) {
   EXPECT_EQ(fh::toeplitz(in.data(), 0, k.data(), 4), 0u);
   // One set bit at input bit i yields key bits [i, i+32).
   uint8_t one[2] = {0x00, 0x01};  // bit 15
-  const uint32_t expect = uint32_t(k[1] << 31 | k[2] << 23 | k[3] << 15 | k[4] << 7 | k[5] >> 1);
+  const uint32_t expect = uint32_t(k[1]) << 31 | uint32_t(k[2]) << 23 | uint32_t(k[3]) << 15 |
+                        uint32_t(k[4]) << 7 | uint32_t(k[5]) >> 1;
   EXPECT_EQ(fh::toeplitz(one, 2, k.data(), 6), expect);
 }
 

@@ -123,7 +123,8 @@ int cmd_hash(int argc, char** argv) {
       h = toeplitz_checked(parse_hex(input_hex, "--input-hex"), key);
     } else {
       if (!o_src->count() || !o_dst->count())
-        throw BadArg("--algo " + algo + " needs --src and --dst (or --input-hex for toeplitz)");
+        throw BadArg("--algo " + algo + " needs --src and --dst" +
+                     (algo == "toeplitz" ? " (or --input-hex)" : ""));
       if (o_sport->count() != o_dport->count())
         throw BadArg("--sport and --dport must be given together");
       const bool with_ports = o_sport->count() > 0;

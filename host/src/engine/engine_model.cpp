@@ -1,0 +1,141 @@
+// The engine's sequential contract (DESIGN.md), steps 1-5 per packet.
+#include "flowsteer/engine/engine_model.h"
+
+#include <cerrno>
+
+namespace flowsteer::engine {
+
+const char* steer_action_name(SteerAction a) {
+  static const char* const names[] = {"none", "steered", "skipped", "driver_error"};
+  return names[static_cast<int>(a)];
+}
+
+bool OutputRecord::operator==(const OutputRecord& o) const {
+  return cls == o.cls && hash == o.hash && hash_valid == o.hash_valid && queue == o.queue &&
+         filter_hit == o.filter_hit && filter_id == o.filter_id && cpu == o.cpu &&
+         action == o.action && steer_id == o.steer_id && error == o.error;
+}
+
+namespace {
+kernel::KernelConfig kernel_config(const EngineParams& p) {
+  kernel::KernelConfig c;
+  c.nr_cpu_ids = p.cpus;
+  c.num_rx_queues = p.queues;
+  c.variant = p.variant;
+  c.slot_mode = p.slot_mode;
+  return c;
+}
+}  // namespace
+
+EngineModel::EngineModel(const EngineParams& p)
+    : params_(p),
+      rss_(uint16_t(p.queues), nic::HashMode::kToeplitz, p.lut_size),
+      kernel_(kernel_config(p)),
+      filters_(p.filter_bucket_bits, p.filter_ways) {
+  kernel_.set_driver(this);
+}
+
+void EngineModel::set_lut_entry(uint32_t i, uint16_t queue) { rss_.set_lut_entry(i, queue); }
+
+void EngineModel::set_ntuple(bool on) {
+  kernel_.set_ntuple(on);
+  if (!on) filters_.clear();
+}
+
+FilterErr EngineModel::filter_delete(uint32_t id) {
+  FilterErr e = filters_.remove(id);
+  if (e == FilterErr::kOk) ++counters_.flt_deletes;
+  return e;
+}
+
+std::optional<FilterEvent> EngineModel::pop_event() {
+  if (events_.empty()) return std::nullopt;
+  FilterEvent e = events_.front();
+  events_.pop_front();
+  return e;
+}
+
+int EngineModel::ndo_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_index, uint32_t flow_id) {
+  ++counters_.steer_calls;
+  const FlowTuple& t = skb.tuple;
+  // The ice rejections that apply to a parsed frame (spec 7.2 R3-R5, 7.5).
+  if (!skb.dissect_ok || (t.family != 4 && t.family != 6) || skb.ipv4_fragment ||
+      (t.proto != kIpProtoTcp && t.proto != kIpProtoUdp))
+    return -EPROTONOSUPPORT;
+  // Nothing is lost silently: with no room to tell the host, the engine programs nothing.
+  auto fifo_full = [&] {
+    if (events_.size() < params_.event_fifo_depth) return false;
+    ++counters_.event_fifo_refusals;
+    return true;
+  };
+  if (auto hit = filters_.lookup(t)) {
+    if (hit->queue != rxq_index) {  // re-target, same id (spec 7.2 R9 "update")
+      if (fifo_full()) return -EBUSY;
+      filters_.retarget(hit->id, rxq_index);
+      ++counters_.steer_retargets;
+      events_.push_back({EventType::kRetarget, hit->id, t, rxq_index, flow_id, skb.hash});
+      ++counters_.events;
+    }
+    return int(hit->id);
+  }
+  // The ice id: atomic_inc_return on a signed counter, C remainder (spec 7.2).
+  int32_t next = static_cast<int32_t>(static_cast<uint32_t>(last_fltr_id_) + 1u);
+  int32_t id = next % 0xFFFF;
+  if (id < 0) {  // after 2^31 allocations: ice hands the kernel a negative rc
+    last_fltr_id_ = next;
+    return id;
+  }
+  if (fifo_full()) return -EBUSY;
+  FilterErr e = filters_.insert(t, uint32_t(id), rxq_index);
+  if (e == FilterErr::kFull) return -ENOSPC;
+  if (e == FilterErr::kIdInUse) return -EADDRINUSE;  // the id aliases a live filter (case 30)
+  last_fltr_id_ = next;
+  ++counters_.steer_adds;
+  events_.push_back({EventType::kInsert, uint32_t(id), t, rxq_index, flow_id, skb.hash});
+  ++counters_.events;
+  return id;
+}
+
+OutputRecord EngineModel::packet(const uint8_t* frame, size_t len) {
+  OutputRecord r;
+  nic::ParsedFrame p = nic::parse_frame(frame, len);  // 1. parse
+  r.cls = p.cls;
+  ++counters_.pkts;
+  ++counters_.parse_class[static_cast<int>(p.cls)];
+  r.hash = rss_.hash(p);                                // 2. hash (0 = none)
+  r.hash_valid = r.hash != 0;
+  if (r.hash_valid) ++counters_.pkts_hashed;
+  std::optional<FilterHit> hit;                         // 3. filter, else LUT
+  if (p.is_ip()) hit = filters_.lookup(p.tuple);
+  if (hit) {
+    r.filter_hit = true;
+    r.filter_id = hit->id;
+    r.queue = hit->queue;
+    ++counters_.flt_hits;
+  } else {
+    r.queue = rss_.queue(r.hash);
+  }
+  kernel::Skb skb;                                      // 4-5. get_rps_cpu, enqueue
+  skb.hash = r.hash;
+  skb.rx_queue = r.queue;
+  skb.tuple = p.tuple;
+  skb.dissect_ok = p.is_ip();
+  skb.ipv4_fragment = p.cls == nic::ParseClass::kIpv4Fragment;
+  kernel::RxDecision d = kernel_.netif_receive_skb(skb);
+  r.cpu = d.cpu;
+  if (d.cpu >= 0) ++counters_.rfs_cpu;
+  if (d.path == kernel::SetRpsCpuPath::kSteered) {
+    r.action = SteerAction::kSteered;
+    r.steer_id = uint32_t(d.steer.rc);
+  } else if (d.path == kernel::SetRpsCpuPath::kGateSkip) {
+    r.action = SteerAction::kSkipped;
+    ++counters_.gate_skips;
+  } else if (d.path == kernel::SetRpsCpuPath::kDriverError) {
+    r.action = SteerAction::kDriverError;
+    r.error = d.steer.rc;
+    ++counters_.driver_errors;
+  }
+  return r;
+}
+
+}  // namespace flowsteer::engine

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Verilator -Wall lint of the engine RTL, each module at its default and at its minimum
+# parameters. Usage: scripts/lint-rtl.sh [--inc DIR] [module ...]   (no module: all)
+# --inc DIR: directory holding the generated flowsteer_regs.vh (else generated to a temp dir).
+# Exit 0 when every run is clean, 1 on any warning or error, 2 on bad usage.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+RTL="$ROOT/hw/rtl"
+INC=""
+MODS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --inc) INC="${2:?--inc needs a directory}"; shift 2 ;;
+    -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
+    -*) echo "lint-rtl: unknown option $1" >&2; exit 2 ;;
+    *) MODS+=("$1"); shift ;;
+  esac
+done
+command -v verilator >/dev/null || { echo "lint-rtl: verilator not found" >&2; exit 2; }
+if [ -z "$INC" ]; then
+  INC="$(mktemp -d)"
+  trap 'rm -rf "$INC"' EXIT
+  python3 "$ROOT/scripts/gen_regs.py" "$ROOT/hw/regs/flowsteer_regs.json" --vh "$INC/flowsteer_regs.vh"
+fi
+if [ ${#MODS[@]} -eq 0 ]; then
+  for f in "$RTL"/fs_*.sv; do MODS+=("$(basename "$f" .sv)"); done
+fi
+
+# minimum parameter set of each module (the defaults are the other run)
+min_params() {
+  case "$1" in
+    fs_hash) echo "-GUSER_WIDTH=1" ;;
+    fs_parser) echo "-GDATA_WIDTH=64 -GUSER_WIDTH=1" ;;
+    fs_ram_sdp) echo "-GDATA_WIDTH=1 -GADDR_WIDTH=1" ;;
+    fs_filter_table) echo "-GBUCKET_BITS=1 -GWAYS=1 -GID_WIDTH=1 -GQUEUE_WIDTH=1 -GUSER_WIDTH=1" ;;
+    fs_rss_lut) echo "-GLUT_LOG2=1 -GQUEUE_WIDTH=1 -GUSER_WIDTH=1" ;;
+    fs_axil_regs) echo "-GLUT_LOG2=1 -GQUEUE_WIDTH=1 -GID_WIDTH=1" ;;
+    *) echo "" ;;
+  esac
+}
+
+rc=0
+for m in "${MODS[@]}"; do
+  if [ ! -f "$RTL/$m.sv" ]; then
+    echo "lint-rtl: no such module file $RTL/$m.sv" >&2
+    exit 2
+  fi
+  for set in default minimum; do
+    params=""
+    [ "$set" = minimum ] && params="$(min_params "$m")"
+    # shellcheck disable=SC2086
+    if out=$(verilator --lint-only -Wall -I"$INC" --top-module "$m" $params "$RTL"/fs_*.sv 2>&1); then
+      echo "lint $m ($set${params:+: $params}): clean"
+    else
+      echo "lint $m ($set${params:+: $params}): FAILED"
+      echo "$out"
+      rc=1
+    fi
+  done
+done
+exit $rc
