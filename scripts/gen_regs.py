@@ -113,6 +113,7 @@ def gen_vh(m, regs, enums):
         o.append(f"localparam integer FS_{n}_COUNT = {r['count']};")
         o.append(f"localparam integer FS_{n}_STRIDE = {r['stride']};")
         o.append(f"localparam [31:0] FS_{n}_RESET = 32'h{r['reset']:08x};")
+        o.append(f"localparam [31:0] FS_{n}_MASK = 32'h{r['mask']:08x};")
         for f in r["fields"]:
             p = f"FS_{n}_{f['name']}"
             w = num(f["width"])

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "Vvfs_parser.h"
+#include "Vvfs_parser64.h"
 #include "flowsteer/nic/parser.h"
 #include "rtl_sim.h"
 
@@ -18,8 +19,32 @@ namespace {
 namespace nic = flowsteer::nic;
 using Frame = std::vector<uint8_t>;
 
-constexpr int kBytesPerBeat = 64;  // the model is built at the default DATA_WIDTH = 512
-constexpr int kLatency = 7;        // record clocks after the tlast beat (hw/README.md)
+constexpr int kLatency = 7;  // record clocks after the tlast beat (hw/README.md)
+
+// tdata access for the two models: 512-bit (VlWide) and 64-bit (uint64_t) ports
+template <class W>
+void set_tdata(W& port, int k, uint8_t v) {
+  const uint32_t sh = 8 * (k % 4);
+  port[k / 4] = (port[k / 4] & ~(0xFFu << sh)) | uint32_t(v) << sh;
+}
+inline void set_tdata(uint64_t& port, int k, uint8_t v) {
+  const uint32_t sh = 8 * k;
+  port = (port & ~(uint64_t(0xFF) << sh)) | uint64_t(v) << sh;
+}
+template <class W>
+void randomize_tdata(W& port, std::mt19937_64& rng) {
+  for (int w = 0; w < 16; ++w) port[w] = uint32_t(rng());
+}
+inline void randomize_tdata(uint64_t& port, std::mt19937_64& rng) { port = rng(); }
+
+struct Wide512 {
+  using Model = Vvfs_parser;
+  static constexpr int kBytesPerBeat = 64;
+};
+struct Narrow64 {
+  using Model = Vvfs_parser64;
+  static constexpr int kBytesPerBeat = 8;
+};
 
 // ---------------------------------------------------------------- frame generator
 class FrameGen {
@@ -155,10 +180,13 @@ struct Sent {
   uint64_t last_cycle = 0;
 };
 
+template <class P>
 class ParserRtl : public ::testing::Test {
  protected:
+  static constexpr int kBytesPerBeat = P::kBytesPerBeat;
   void SetUp() override {
-    for (int w = 0; w < 16; ++w) sim_->s_axis_tdata[w] = 0;
+    std::mt19937_64 z(0);
+    randomize_tdata(sim_->s_axis_tdata, z);
     sim_->s_axis_tkeep = 0;
     sim_->s_axis_tvalid = 0;
     sim_->s_axis_tlast = 0;
@@ -187,15 +215,14 @@ class ParserRtl : public ::testing::Test {
         const size_t n = std::min<size_t>(kBytesPerBeat, f.size() - off);
         last = off + n >= f.size();
         uint64_t keep = 0;
-        for (int w = 0; w < 16; ++w) sim_->s_axis_tdata[w] = uint32_t(rng());
+        randomize_tdata(sim_->s_axis_tdata, rng);
         for (size_t k = 0; k < n; ++k) {
-          const uint32_t sh = 8 * (k % 4);
-          sim_->s_axis_tdata[k / 4] = (sim_->s_axis_tdata[k / 4] & ~(0xFFu << sh)) |
-                                      uint32_t(f[off + k]) << sh;
+          set_tdata(sim_->s_axis_tdata, int(k), f[off + k]);
           keep |= uint64_t(1) << k;
         }
         if (last && n + 1 < kBytesPerBeat && tkeep_gaps) keep |= (rng() << (n + 1));
         if (!last) keep = ~uint64_t(0);
+        if (kBytesPerBeat < 64) keep &= (uint64_t(1) << kBytesPerBeat) - 1;
         sim_->s_axis_tkeep = keep;
         sim_->s_axis_tlast = last;
         sim_->s_axis_tuser = uint16_t(fi);
@@ -257,28 +284,38 @@ class ParserRtl : public ::testing::Test {
     EXPECT_EQ(sim_->m_rec_len, uint16_t(std::min<size_t>(f.size(), 0xFFFF))) << ctx;
   }
 
-  fs_tb::Sim<Vvfs_parser> sim_{3};
+  fs_tb::Sim<typename P::Model> sim_{3};
   std::array<int, nic::kParseClassCount> seen_{};
 };
 
-TEST_F(ParserRtl, RandomFramesStreamingNoStalls) {
+using Widths = ::testing::Types<Wide512, Narrow64>;
+class WidthNames {
+ public:
+  template <class T>
+  static std::string GetName(int) {
+    return T::kBytesPerBeat == 64 ? "Data512" : "Data64";
+  }
+};
+TYPED_TEST_SUITE(ParserRtl, Widths, WidthNames);
+
+TYPED_TEST(ParserRtl, RandomFramesStreamingNoStalls) {
   FrameGen gen(1);
   std::vector<Frame> frames;
   for (int i = 0; i < 3000; ++i) frames.push_back(gen.frame());
-  run(frames, 0, 0, false, true);
+  this->run(frames, 0, 0, false, true);
   for (int c = 0; c < nic::kParseClassCount; ++c)
-    EXPECT_GT(seen_[size_t(c)], 0) << "class never generated: "
+    EXPECT_GT(this->seen_[size_t(c)], 0) << "class never generated: "
                                    << nic::parse_class_name(nic::ParseClass(c));
 }
 
-TEST_F(ParserRtl, RandomFramesGapsBackPressureTkeepGaps) {
+TYPED_TEST(ParserRtl, RandomFramesGapsBackPressureTkeepGaps) {
   FrameGen gen(2);
   std::vector<Frame> frames;
   for (int i = 0; i < 3000; ++i) frames.push_back(gen.frame());
-  run(frames, 30, 40, true);
+  this->run(frames, 30, 40, true);
 }
 
-TEST_F(ParserRtl, ShortAndEmptyFrames) {
+TYPED_TEST(ParserRtl, ShortAndEmptyFrames) {
   FrameGen gen(3);
   std::vector<Frame> frames;
   for (size_t n = 0; n <= 130; ++n) {
@@ -286,10 +323,10 @@ TEST_F(ParserRtl, ShortAndEmptyFrames) {
     f.resize(std::min(f.size(), n));
     frames.push_back(f);
   }
-  run(frames, 20, 20, true);
+  this->run(frames, 20, 20, true);
 }
 
-TEST_F(ParserRtl, BoundaryFramesAroundWindow) {
+TYPED_TEST(ParserRtl, BoundaryFramesAroundWindow) {
   // IPv6 + extension headers ending at and beyond the 128-byte window, long frames
   FrameGen gen(4);
   std::vector<Frame> frames;
@@ -298,7 +335,7 @@ TEST_F(ParserRtl, BoundaryFramesAroundWindow) {
     if (f.size() > 100) f.resize(100 + gen.r(60));
     frames.push_back(f);
   }
-  run(frames, 10, 10, false);
+  this->run(frames, 10, 10, false);
 }
 
 }  // namespace

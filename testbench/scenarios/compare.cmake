@@ -13,7 +13,8 @@ endif()
 execute_process(COMMAND "${FLOWSTEER}" scenario "${TRACE}"
   OUTPUT_VARIABLE actual ERROR_VARIABLE stderr RESULT_VARIABLE rc)
 if(NOT rc STREQUAL "0")
-  message(FATAL_ERROR "flowsteer scenario ${TRACE} exited with ${rc}:\n${stderr}")
+  message(NOTICE "${stderr}")
+  message(FATAL_ERROR "flowsteer scenario ${TRACE} exited with ${rc} (stderr above)")
 endif()
 file(READ "${EXPECTED}" expected)
 if(actual STREQUAL expected)
@@ -71,5 +72,6 @@ endforeach()
 if(report STREQUAL "")
   set(report "(the outputs differ only in a final newline)\n")
 endif()
-message(FATAL_ERROR "scenario output differs from ${EXPECTED}\n"
-  "--- expected (${n_exp} lines)\n+++ actual   (${n_act} lines)\n${report}")
+# message(NOTICE) prints verbatim (FATAL_ERROR would re-wrap the JSON lines).
+message(NOTICE "--- ${EXPECTED} (${n_exp} lines)\n+++ flowsteer scenario ${TRACE} (${n_act} lines)\n${report}")
+message(FATAL_ERROR "scenario output differs from ${EXPECTED} (diff above)")

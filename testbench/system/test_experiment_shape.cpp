@@ -23,6 +23,7 @@ ExperimentResult reduced_run() {
   cfg.base.warmup_s = 5;
   cfg.base.seed = 7;
   cfg.sizes = {512, 1024, 2048, 4096, 8192};
+  cfg.kinds = {{Variant::kOriginal, false}, {Variant::kPatched, false}};
   return run_experiment(cfg);
 }
 
@@ -87,7 +88,7 @@ TEST(SystemExperiment, SameSeedSameCounts) {
 
 TEST(SystemExperiment, CliRejectsBadArguments) {
   const std::string bin = FLOWSTEER_BIN;
-  for (const char* args : {"--rps-flow-cnt 0", "--rps-flow-cnt abc", "--variant sideways",
+  for (const char* args : {"--rps-flow-cnt 0", "--rps-flow-cnt abc", "--variant sideways", "--variant patched,bogus",
                            "--duration-s -1", "--flows 0", "--warmup-s 50 --duration-s 10"}) {
     std::string cmd = bin + " experiment --quiet " + args + " >/dev/null 2>/tmp/fs_exp_err.txt";
     int rc = std::system(cmd.c_str());
@@ -112,7 +113,7 @@ TEST(SystemExperiment, CliWritesJsonCsvAndChecksExitStatus) {
   int lines = 0;
   while (std::fgets(line, sizeof line, f)) ++lines;
   std::fclose(f);
-  EXPECT_EQ(lines, 5);  // header + 2 sizes x 2 variants
+  EXPECT_EQ(lines, 7);  // header + 2 sizes x (original, patched, engine)
   // 100 flows in 8 x 32768 slots never collide: original == patched, so the shape fails.
   EXPECT_EQ(run("--cpus 8 --flows 100 --rps-flow-cnt 32768 --duration-s 3 --warmup-s 1 --check"), 1);
 }

@@ -19,7 +19,8 @@ int cmd_experiment(int argc, char** argv) {
   b.duration_s = 27.0;
   b.warmup_s = 5.0;
   std::vector<std::string> sizes_text;
-  std::string variant = "both", slot = "log", match = "tuple", json_path, csv_path, plot_path;
+  std::vector<std::string> kinds_text;
+  std::string slot = "log", match = "tuple", json_path, csv_path, plot_path;
   bool force_check = false, no_check = false, quiet = false;
   unsigned threads = 0;
 
@@ -30,8 +31,11 @@ int cmd_experiment(int argc, char** argv) {
   app.add_option("--rps-flow-cnt", sizes_text,
                  "per-queue table sizes (default 256 512 ... 32768); comma or space separated")
       ->delimiter(',');
-  app.add_option("--variant", variant, "original | patched | both (default)")
-      ->check(CLI::IsMember({"original", "patched", "both"}));
+  app.add_option("--variant", kinds_text,
+                 "configurations, comma separated: original, patched (the ice mirror), engine "
+                 "(hardware engine, patched mode), engine-original (default original,patched,engine)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"original", "patched", "engine", "engine-original"}));
   app.add_option("--slot", slot, "slot index: log (default, hash_32) | mask")
       ->check(CLI::IsMember({"log", "mask"}));
   app.add_option("--match", match, "ice bucket match: tuple (ICE-CMP, default) | flow_id (ICE-2020)")
@@ -65,8 +69,14 @@ int cmd_experiment(int argc, char** argv) {
   }
   for (uint32_t s : cfg.sizes)
     if (s == 0) return usage_error("experiment", "--rps-flow-cnt values must be >= 1");
-  if (variant == "original") cfg.variants = {kernel::Variant::kOriginal};
-  if (variant == "patched") cfg.variants = {kernel::Variant::kPatched};
+  if (!kinds_text.empty()) {
+    cfg.kinds.clear();
+    for (const auto& k : kinds_text) {
+      bool engine = k.rfind("engine", 0) == 0;
+      bool original = k == "original" || k == "engine-original";
+      cfg.kinds.push_back({original ? kernel::Variant::kOriginal : kernel::Variant::kPatched, engine});
+    }
+  }
   b.slot_mode = slot == "mask" ? kernel::SlotMode::kMask : kernel::SlotMode::kLog;
   b.match = match == "flow_id" ? driver::MatchMode::kFlowId : driver::MatchMode::kTuple;
   cfg.threads = threads;
@@ -78,7 +88,7 @@ int cmd_experiment(int argc, char** argv) {
   }
 
   const bool tty = isatty(STDERR_FILENO);
-  std::cerr << "flowsteer experiment: seed " << b.seed << ", " << cfg.sizes.size() * cfg.variants.size()
+  std::cerr << "flowsteer experiment: seed " << b.seed << ", " << cfg.sizes.size() * cfg.kinds.size()
             << " runs of " << b.duration_s << " s virtual\n";
   auto t0 = std::chrono::steady_clock::now();
   int last_pct = -1;

@@ -97,12 +97,16 @@ int EngineModel::ndo_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_index, u
 }
 
 OutputRecord EngineModel::packet(const uint8_t* frame, size_t len) {
-  OutputRecord r;
   nic::ParsedFrame p = nic::parse_frame(frame, len);  // 1. parse
+  return steer(p, rss_.hash(p));                        // 2. hash (0 = none)
+}
+
+OutputRecord EngineModel::steer(const nic::ParsedFrame& p, uint32_t hash) {
+  OutputRecord r;
   r.cls = p.cls;
   ++counters_.pkts;
   ++counters_.parse_class[static_cast<int>(p.cls)];
-  r.hash = rss_.hash(p);                                // 2. hash (0 = none)
+  r.hash = hash;
   r.hash_valid = r.hash != 0;
   if (r.hash_valid) ++counters_.pkts_hashed;
   std::optional<FilterHit> hit;                         // 3. filter, else LUT
@@ -121,7 +125,8 @@ OutputRecord EngineModel::packet(const uint8_t* frame, size_t len) {
   skb.tuple = p.tuple;
   skb.dissect_ok = p.is_ip();
   skb.ipv4_fragment = p.cls == nic::ParseClass::kIpv4Fragment;
-  kernel::RxDecision d = kernel_.netif_receive_skb(skb);
+  last_ = kernel_.netif_receive_skb(skb);
+  const kernel::RxDecision& d = last_;
   r.cpu = d.cpu;
   if (d.cpu >= 0) ++counters_.rfs_cpu;
   if (d.path == kernel::SetRpsCpuPath::kSteered) {

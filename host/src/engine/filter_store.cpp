@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "flowsteer/hash/hash.h"
+#include "flowsteer/nic/rss.h"
 
 namespace flowsteer::engine {
 
@@ -12,7 +12,8 @@ const char* filter_err_name(FilterErr e) {
 }
 
 uint32_t filter_bucket(const FlowTuple& t, unsigned bucket_bits) {
-  uint32_t h = hash::toeplitz(hash::toeplitz_input(t, true), hash::microsoft_key());
+  static const nic::Rss index_hash(1);  // Microsoft key, Toeplitz; table-driven
+  uint32_t h = index_hash.hash_tuple(t, true);
   return bucket_bits >= 32 ? h : h & ((1u << bucket_bits) - 1);
 }
 

@@ -39,9 +39,9 @@ const SeedRow* seed_row(uint32_t size) {
   return nullptr;
 }
 
-const SystemResult* ExperimentResult::find(uint32_t size, Variant v) const {
+const SystemResult* ExperimentResult::find(uint32_t size, Variant v, bool engine) const {
   for (const auto& r : runs)
-    if (r.cfg.rps_flow_cnt == size && r.cfg.variant == v) return &r;
+    if (r.cfg.rps_flow_cnt == size && r.cfg.variant == v && r.cfg.engine == engine) return &r;
   return nullptr;
 }
 
@@ -55,10 +55,11 @@ ExperimentResult run_experiment(const ExperimentConfig& cfg,
   res.cfg = cfg;
   std::vector<SystemConfig> jobs;
   for (uint32_t s : cfg.sizes)
-    for (Variant v : cfg.variants) {
+    for (RunKind k : cfg.kinds) {
       SystemConfig c = cfg.base;
       c.rps_flow_cnt = s;
-      c.variant = v;
+      c.variant = k.variant;
+      c.engine = k.engine;
       jobs.push_back(c);
     }
   for (const auto& j : jobs)
@@ -138,10 +139,10 @@ std::vector<ShapeCheck> check_shape(const ExperimentResult& r) {
       out.push_back({"original Steer-C >= 10 x patched Steer-C" + at, co >= 10 * cp,
                      human(co) + " vs " + human(cp) + " (" + ratio(co, cp) + "x)"});
     }
-    for (const SystemResult* x : {o, p}) {
+    for (const SystemResult* x : {o, p, r.find(s, Variant::kPatched, true)}) {
       if (!x) continue;
       double a = P(x, &C::add), d = P(x, &C::del);
-      out.push_back({std::string("Del <= Add (") + kernel::variant_name(x->cfg.variant) + ")" + at,
+      out.push_back({"Del <= Add (" + config_name(x->cfg) + ")" + at,
                      d <= a, human(d) + " <= " + human(a)});
     }
     if (o && s > 2048) {
@@ -168,9 +169,13 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
         "(spec 7.9.1).\n";
   std::ostringstream hdr;
   hdr << std::left << std::setw(14) << "rps_flow_cnt" << " |" << std::right;
+  const bool with_engine = std::any_of(r.runs.begin(), r.runs.end(),
+                                       [](const SystemResult& x) { return x.cfg.engine; });
   for (const char* h : {"Add orig", "Del orig", "Steer-C orig", "Steer-L orig", "Add new", "Del new",
                         "Steer-C new", "Steer-L new"})
     cell(hdr, h, 12);
+  if (with_engine)
+    for (const char* h : {"Add engine", "Del engine", "Steer-C eng"}) cell(hdr, h, 12);
   os << hdr.str() << "\n" << std::string(hdr.str().size(), '-') << "\n";
   for (uint32_t s : r.cfg.sizes) {
     const SystemResult* o = r.find(s, Variant::kOriginal);
@@ -180,6 +185,10 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
     for (const SystemResult* x : {o, p})
       for (auto f : {&C::add, &C::del, &C::steer_c, &C::steer_l})
         cell(ours, x ? human(x->projected(f)) : "-", 12);
+    if (with_engine) {
+      const SystemResult* e = r.find(s, Variant::kPatched, true);
+      for (auto f : {&C::add, &C::del, &C::steer_c}) cell(ours, e ? human(e->projected(f)) : "-", 12);
+    }
     os << ours.str() << "\n";
     if (const SeedRow* sr = seed_row(s)) {
       std::ostringstream seed;
@@ -190,21 +199,27 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
       os << seed.str() << "\n";
     }
   }
+  if (with_engine)
+    os << "'engine': the Verilog engine's golden model replaces NIC + ice; it programs filters "
+          "inline (patched mode) and the host runtime expires them.\n";
   os << "\nPer run: adds per flow (projected), packet shares (hw = via installed filter, sw = RFS "
-        "to another CPU's queue, local = RSS queue already right, none = no RFS CPU), speed.\n";
-  os << std::left << std::setw(14) << "rps_flow_cnt" << std::setw(10) << "variant" << std::right
+        "to another CPU's queue, local = RSS queue already right, none = no RFS CPU), driver errors "
+        "(steer calls refused: engine bucket full), speed.\n";
+  os << std::left << std::setw(14) << "rps_flow_cnt" << std::setw(16) << "configuration" << std::right
      << std::setw(10) << "adds/flow" << std::setw(8) << "hw %" << std::setw(8) << "sw %" << std::setw(9)
-     << "local %" << std::setw(8) << "none %" << std::setw(10) << "sync runs" << std::setw(11)
+     << "local %" << std::setw(8) << "none %" << std::setw(10) << "sync runs" << std::setw(9)
+     << "drv err" << std::setw(11)
      << "packets" << std::setw(9) << "Mpkt/s" << "\n";
   for (const auto& x : r.runs) {
     const auto& sh = x.shares;
     double n = sh.packets ? double(sh.packets) : 1.0;
     char line[256];
-    std::snprintf(line, sizeof line, "%-14u%-10s%10.2f%8.1f%8.1f%9.1f%8.1f%10llu%11s%9.2f\n",
-                  x.cfg.rps_flow_cnt, kernel::variant_name(x.cfg.variant),
+    std::snprintf(line, sizeof line, "%-14u%-16s%10.2f%8.1f%8.1f%9.1f%8.1f%10llu%9llu%11s%9.2f\n",
+                  x.cfg.rps_flow_cnt, config_name(x.cfg).c_str(),
                   x.projected(&C::add) / x.cfg.flows, 100.0 * sh.hw_steered / n,
                   100.0 * sh.sw_steered / n, 100.0 * sh.rss_local / n, 100.0 * sh.not_steered / n,
-                  (unsigned long long)x.service_runs, human(double(sh.packets)).c_str(),
+                  (unsigned long long)x.service_runs, (unsigned long long)x.driver_errors,
+                  human(double(sh.packets)).c_str(),
                   x.wall_s > 0 ? sh.packets / x.wall_s / 1e6 : 0.0);
     os << line;
   }
@@ -217,6 +232,20 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
 
 static nlohmann::json counters_json(const C& c) {
   return {{"add", c.add}, {"del", c.del}, {"steer_c", c.steer_c}, {"steer_l", c.steer_l}};
+}
+
+static nlohmann::json paths_json(const SystemResult& x) {
+  nlohmann::json j;
+  for (int i = 0; i < kernel::kSetRpsCpuPathCount; ++i)
+    j[kernel::path_name(static_cast<kernel::SetRpsCpuPath>(i))] = x.paths[size_t(i)];
+  return j;
+}
+
+static nlohmann::json gates_json(const SystemResult& x) {
+  nlohmann::json j;
+  for (int i = 0; i < kernel::kGateRowCount; ++i)
+    j[kernel::gate_row_name(static_cast<kernel::GateRow>(i))] = x.gate_rows[size_t(i)];
+  return j;
 }
 
 void write_json(std::ostream& os, const ExperimentResult& r) {
@@ -242,7 +271,9 @@ void write_json(std::ostream& os, const ExperimentResult& r) {
   j["runs"] = json::array();
   for (const auto& x : r.runs) {
     json run = {{"rps_flow_cnt", x.cfg.rps_flow_cnt},
+                {"configuration", config_name(x.cfg)},
                 {"variant", kernel::variant_name(x.cfg.variant)},
+                {"engine", x.cfg.engine},
                 {"at_warmup", counters_json(x.at_warmup)},
                 {"at_end", counters_json(x.at_end)},
                 {"projected",
@@ -259,8 +290,11 @@ void write_json(std::ostream& os, const ExperimentResult& r) {
                 {"service_runs", x.service_runs},
                 {"hw_writes", x.hw_writes},
                 {"filters_installed_end", x.filters_installed_end},
+                {"driver_errors", x.driver_errors},
+                {"set_rps_cpu_paths", paths_json(x)},
+                {"gate_rows", gates_json(x)},
                 {"wall_s", x.wall_s}};
-    if (const SeedRow* sr = seed_row(x.cfg.rps_flow_cnt)) {
+    if (const SeedRow* sr = seed_row(x.cfg.rps_flow_cnt); sr && !x.cfg.engine) {
       bool o = x.cfg.variant == Variant::kOriginal;
       run["seed"] = {{"add", o ? sr->add_orig : sr->add_new},
                      {"del", o ? sr->del_orig : sr->del_new},
@@ -276,16 +310,16 @@ void write_json(std::ostream& os, const ExperimentResult& r) {
 }
 
 void write_csv(std::ostream& os, const ExperimentResult& r) {
-  os << "rps_flow_cnt,variant,add,del,steer_c,steer_l,add_raw,del_raw,steer_c_raw,steer_l_raw,"
+  os << "rps_flow_cnt,configuration,add,del,steer_c,steer_l,add_raw,del_raw,steer_c_raw,steer_l_raw,"
         "seed_add,seed_del,seed_steer_c,seed_steer_l,packets,hw_steered,sw_steered,rss_local,"
         "not_steered,service_runs,wall_s\n";
   for (const auto& x : r.runs) {
     const SeedRow* sr = seed_row(x.cfg.rps_flow_cnt);
     bool o = x.cfg.variant == Variant::kOriginal;
-    os << x.cfg.rps_flow_cnt << ',' << kernel::variant_name(x.cfg.variant);
+    os << x.cfg.rps_flow_cnt << ',' << config_name(x.cfg);
     for (auto f : {&C::add, &C::del, &C::steer_c, &C::steer_l}) os << ',' << std::llround(x.projected(f));
     for (auto f : {&C::add, &C::del, &C::steer_c, &C::steer_l}) os << ',' << x.at_end.*f;
-    if (sr) {
+    if (sr && !x.cfg.engine) {
       const double v[4] = {o ? sr->add_orig : sr->add_new, o ? sr->del_orig : sr->del_new,
                            o ? sr->steer_c_orig : sr->steer_c_new, o ? sr->steer_l_orig : sr->steer_l_new};
       for (double x : v) os << ',' << x;
@@ -307,7 +341,7 @@ std::string write_plot(const std::string& png_path, const ExperimentResult& r) {
   {
     std::ofstream d(data);
     d << "# size add_orig add_new steerc_orig steerc_new seed_add_orig seed_add_new seed_steerc_orig "
-         "seed_steerc_new\n";
+         "seed_steerc_new add_engine\n";
     for (uint32_t s : r.cfg.sizes) {
       const SystemResult* o = r.find(s, Variant::kOriginal);
       const SystemResult* p = r.find(s, Variant::kPatched);
@@ -319,7 +353,7 @@ std::string write_plot(const std::string& png_path, const ExperimentResult& r) {
         << v(p, &C::steer_c);
       if (sr) d << ' ' << sr->add_orig << ' ' << sr->add_new << ' ' << sr->steer_c_orig << ' ' << sr->steer_c_new;
       else d << " NaN NaN NaN NaN";
-      d << "\n";
+      d << ' ' << v(r.find(s, Variant::kPatched, true), &C::add) << "\n";
     }
   }
   std::string script =
@@ -336,7 +370,8 @@ std::string write_plot(const std::string& png_path, const ExperimentResult& r) {
       "'' u 1:6 w p pt 6 ps 2 t 'seed Add original', "
       "'' u 1:7 w p pt 4 ps 2 t 'seed Add patched', "
       "'' u 1:8 w p pt 8 ps 2 t 'seed Steer-C original', "
-      "'' u 1:9 w p pt 10 ps 2 t 'seed Steer-C patched'\n";
+      "'' u 1:9 w p pt 10 ps 2 t 'seed Steer-C patched', "
+      "'' u 1:10 w lp lw 2 pt 13 t 'Add engine'\n";
   FILE* gp = popen("gnuplot 2>&1", "w");
   if (!gp) {
     std::remove(data.c_str());

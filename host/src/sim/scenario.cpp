@@ -65,7 +65,7 @@ uint64_t to_u64(const json& v, const std::string& field, uint64_t min, uint64_t 
     }
     errno = 0;
     unsigned long long r = std::strtoull(digits.c_str(), nullptr, base);
-    if (errno == ERANGE) throw range(text);
+    if (errno == ERANGE || r < min || r > max) throw range(text);
     x = r;
   } else {
     throw FieldError(field, std::string("expected a number (or a decimal/\"0x...\" string), got ") +
@@ -554,6 +554,7 @@ std::optional<ordered_json> ScenarioRunner::feed_line(const std::string& raw) {
   } catch (const json::parse_error& e) {
     std::string msg = e.what();
     if (auto p = msg.find("] "); p != std::string::npos && msg[0] == '[') msg = msg.substr(p + 2);
+    if (auto p = msg.find("at line 1, column"); p != std::string::npos) msg.erase(p + 3, 8);
     throw ScenarioError(line, "", "not valid JSON (" + msg + ")");
   }
   Event ev;

@@ -12,6 +12,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "flowsteer/driver/engine_runtime.h"
+#include "flowsteer/engine/engine_model.h"
 #include "flowsteer/kernel/kernel.h"
 #include "flowsteer/nic/filter_table.h"
 #include "flowsteer/nic/rss.h"
@@ -119,6 +121,168 @@ std::vector<Flow> make_flows(const SystemConfig& cfg, std::mt19937_64& rng, cons
   return flows;
 }
 
+
+// What carries a packet from the wire to get_rps_cpu and programs filters: the NIC + the
+// ice mirror, or the hardware engine + its host runtime. The tick loop is shared.
+class SteeringPlane {
+ public:
+  virtual ~SteeringPlane() = default;
+  virtual kernel::Kernel& kern() = 0;
+  virtual void tick(uint64_t now_ms) = 0;  // due HW writes, service task
+  // One skb of flow f: returns get_rps_cpu's CPU; *hw says it came through a filter.
+  virtual int receive(Flow& f, bool* hw, uint16_t* arrival, SystemResult& res) = 0;
+  virtual driver::ArfsCounters counters() const = 0;
+  virtual void finish(SystemResult& r) const = 0;
+};
+
+// ICE_SERVICE_SCHED: one pending run at a time, cleared when the run completes.
+struct ServiceSchedule {
+  uint32_t delay_ms, period_ms;
+  bool pending = false;
+  uint64_t due = 0;
+  uint64_t now = 0;
+  void schedule() {
+    if (!pending) {
+      pending = true;
+      due = now + delay_ms;
+    }
+  }
+  // Advances to now; true when a run is due (the 1 s timer schedules one too).
+  bool due_at(uint64_t now_ms) {
+    now = now_ms;
+    if (now_ms % period_ms == 0 && now_ms > 0) schedule();
+    if (pending && now_ms >= due) {
+      pending = false;
+      return true;
+    }
+    return false;
+  }
+};
+
+kernel::KernelConfig kernel_config(const SystemConfig& cfg) {
+  kernel::KernelConfig kc;
+  kc.nr_cpu_ids = cfg.cpus;
+  kc.num_rx_queues = cfg.cpus;
+  kc.variant = cfg.variant;
+  kc.slot_mode = cfg.slot_mode;
+  return kc;
+}
+
+void configure_tables(kernel::Kernel& k, const SystemConfig& cfg) {
+  for (uint32_t q = 0; q < cfg.cpus; ++q) k.store_rps_flow_cnt(q, cfg.rps_flow_cnt);
+  k.set_rps_sock_flow_entries(uint64_t(cfg.cpus) * cfg.rps_flow_cnt);  // spec 7.9.1
+}
+
+class IcePlane : public SteeringPlane {
+ public:
+  IcePlane(const SystemConfig& cfg, std::vector<Flow>& flows)
+      : k_(kernel_config(cfg)),
+        port_(flows, cfg.hw_delay_ms),
+        ice_(driver::IceArfs::Options{cfg.match, 0}, &port_),
+        sched_{cfg.service_delay_ms, cfg.service_period_ms} {
+    configure_tables(k_, cfg);
+    k_.set_driver(&ice_);
+    ice_.set_schedule_hook([this] { sched_.schedule(); });
+  }
+  kernel::Kernel& kern() override { return k_; }
+  void tick(uint64_t now) override {
+    port_.set_now(now);
+    port_.apply_due(now);
+    if (sched_.due_at(now)) {
+      ice_.ice_sync_arfs_fltrs(now, k_);
+      ++runs_;
+    }
+  }
+  int receive(Flow& f, bool* hw, uint16_t* arrival, SystemResult& res) override {
+    *hw = f.hw_queue >= 0;
+    *arrival = *hw ? uint16_t(f.hw_queue) : f.rss_queue;
+    f.skb.rx_queue = *arrival;
+    kernel::RxDecision d = k_.netif_receive_skb(f.skb);
+    ++res.paths[static_cast<int>(d.path)];
+    ++res.gate_rows[static_cast<int>(d.gate)];
+    if (d.path == kernel::SetRpsCpuPath::kDriverError) ++driver_errors_;
+    return d.rflow.valid() ? d.cpu : -1;
+  }
+  driver::ArfsCounters counters() const override { return ice_.counters(); }
+  void finish(SystemResult& r) const override {
+    r.service_runs = runs_;
+    r.hw_writes = port_.writes();
+    r.filters_installed_end = port_.installed();
+    r.driver_errors = driver_errors_;
+  }
+
+ private:
+  kernel::Kernel k_;
+  NicFilterPort port_;
+  driver::IceArfs ice_;
+  ServiceSchedule sched_;
+  uint64_t runs_ = 0, driver_errors_ = 0;
+};
+
+engine::EngineParams engine_params(const SystemConfig& cfg) {
+  engine::EngineParams p;
+  p.cpus = cfg.cpus;
+  p.queues = cfg.cpus;
+  p.lut_size = cfg.lut_size;
+  unsigned bits = 0;  // 4-way buckets at most half loaded: few full buckets (driver errors)
+  while ((1ull << bits) < 2ull * cfg.flows && bits < 20) ++bits;
+  p.filter_bucket_bits = bits;
+  p.filter_ways = 4;
+  p.event_fifo_depth = 4096;
+  p.variant = cfg.variant;
+  p.slot_mode = cfg.slot_mode;
+  return p;
+}
+
+class EnginePlane : public SteeringPlane {
+ public:
+  EnginePlane(const SystemConfig& cfg, const nic::Rss& rss)
+      : eng_(engine_params(cfg)),
+        ctl_(eng_),
+        rt_(ctl_),
+        sched_{cfg.service_delay_ms, cfg.service_period_ms} {
+    const auto& lut = rss.lut();
+    eng_.set_key(rss.key());
+    for (uint32_t i = 0; i < lut.size(); ++i) eng_.set_lut_entry(i, lut[i]);
+    for (uint32_t q = 0; q < cfg.cpus; ++q) eng_.set_rps_flow_cnt(q, cfg.rps_flow_cnt);
+    eng_.set_rps_sock_flow_entries(uint64_t(cfg.cpus) * cfg.rps_flow_cnt);
+    rt_.set_schedule_hook([this] { sched_.schedule(); });
+  }
+  kernel::Kernel& kern() override { return const_cast<kernel::Kernel&>(eng_.kernel()); }
+  void tick(uint64_t now) override {
+    rt_.take_events(now);  // the host reads the event FIFO (its interrupt/poll)
+    if (sched_.due_at(now)) {
+      rt_.sync(now);
+      ++runs_;
+    }
+  }
+  int receive(Flow& f, bool* hw, uint16_t* arrival, SystemResult& res) override {
+    parsed_.cls = f.skb.tuple.proto == kIpProtoTcp ? nic::ParseClass::kIpv4Tcp : nic::ParseClass::kIpv4Udp;
+    parsed_.tuple = f.skb.tuple;
+    engine::OutputRecord r = eng_.steer(parsed_, f.skb.hash);
+    ++res.paths[static_cast<int>(eng_.last_decision().path)];
+    ++res.gate_rows[static_cast<int>(eng_.last_decision().gate)];
+    *hw = r.filter_hit;
+    *arrival = r.queue;
+    return r.cpu;
+  }
+  driver::ArfsCounters counters() const override { return rt_.counters(); }
+  void finish(SystemResult& r) const override {
+    r.service_runs = runs_;
+    r.hw_writes = eng_.counters().steer_adds + eng_.counters().steer_retargets +
+                  eng_.counters().flt_deletes;
+    r.filters_installed_end = eng_.filters().size();
+    r.driver_errors = eng_.counters().driver_errors;
+  }
+
+ private:
+  engine::EngineModel eng_;
+  driver::ModelEngineControl ctl_;
+  driver::ArfsRuntime rt_;
+  ServiceSchedule sched_;
+  nic::ParsedFrame parsed_;
+  uint64_t runs_ = 0;
+};
 }  // namespace
 
 std::string validate(const SystemConfig& c) {
@@ -146,6 +310,11 @@ double SystemResult::projected(uint64_t driver::ArfsCounters::*field) const {
   return double(at_warmup.*field) + rate_per_s(field) * (cfg.projection_s - cfg.warmup_s);
 }
 
+std::string config_name(const SystemConfig& c) {
+  if (c.engine) return c.variant == kernel::Variant::kPatched ? "engine" : "engine-original";
+  return kernel::variant_name(c.variant);
+}
+
 SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64_t)>& progress) {
   if (std::string err = validate(cfg); !err.empty()) throw std::invalid_argument(err);
   auto wall0 = std::chrono::steady_clock::now();
@@ -157,30 +326,10 @@ SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64
   rss.set_key(key);
 
   std::vector<Flow> flows = make_flows(cfg, rng, rss);
-
-  kernel::KernelConfig kc;
-  kc.nr_cpu_ids = cfg.cpus;
-  kc.num_rx_queues = cfg.cpus;
-  kc.variant = cfg.variant;
-  kc.slot_mode = cfg.slot_mode;
-  kernel::Kernel k(kc);
-  for (uint32_t q = 0; q < cfg.cpus; ++q) k.store_rps_flow_cnt(q, cfg.rps_flow_cnt);
-  k.set_rps_sock_flow_entries(uint64_t(cfg.cpus) * cfg.rps_flow_cnt);
-
-  NicFilterPort port(flows, cfg.hw_delay_ms);
-  driver::IceArfs ice(driver::IceArfs::Options{cfg.match, 0}, &port);
-  k.set_driver(&ice);
-
-  // ICE_SERVICE_SCHED: one pending run at a time, cleared when the run completes.
-  bool sched = false;
-  uint64_t sched_due = 0, now = 0;
-  auto schedule = [&] {
-    if (!sched) {
-      sched = true;
-      sched_due = now + cfg.service_delay_ms;
-    }
-  };
-  ice.set_schedule_hook(schedule);
+  std::unique_ptr<SteeringPlane> plane;
+  if (cfg.engine) plane = std::make_unique<EnginePlane>(cfg, rss);
+  else plane = std::make_unique<IcePlane>(cfg, flows);
+  kernel::Kernel& k = plane->kern();
 
   // Connection set-up: every app has read once on its CPU (spec 1.1 recording).
   for (auto& f : flows) k.rps_record_sock_flow(f.skb.hash, f.app_cpu);
@@ -201,46 +350,38 @@ SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64
   std::uniform_int_distribution<uint32_t> pick_cpu(0, cfg.cpus - 1);
   PacketShares& sh = res.shares;
 
-  for (now = 0; now < end_ms; ++now) {
-    if (now == warm_ms) res.at_warmup = ice.counters();
-    port.set_now(now);
-    port.apply_due(now);
-    if (now % cfg.service_period_ms == 0 && now > 0) schedule();  // the 1 s timer
-    if (sched && now >= sched_due) {
-      ice.ice_sync_arfs_fltrs(now, k);
-      ++res.service_runs;
-      sched = false;
-    }
+  for (uint64_t now = 0; now < end_ms; ++now) {
+    if (now == warm_ms) res.at_warmup = plane->counters();
+    plane->tick(now);
     for (move_credit += moves_per_tick; move_credit >= 1.0; move_credit -= 1.0)
       flows[pick_flow(rng)].app_cpu = uint16_t(pick_cpu(rng));
 
     auto& bucket = wheel[now % wheel_size];
     for (uint32_t fi : bucket) {
       Flow& f = flows[fi];
-      const uint16_t arrival = f.hw_queue >= 0 ? uint16_t(f.hw_queue) : f.rss_queue;
-      f.skb.rx_queue = arrival;
-      kernel::RxDecision d = k.netif_receive_skb(f.skb);
+      bool hw = false;
+      uint16_t arrival = 0;
+      const int cpu = plane->receive(f, &hw, &arrival, res);
       ++sh.packets;
-      if (d.cpu < 0 || !d.rflow.valid()) ++sh.not_steered;
-      else if (f.hw_queue >= 0) ++sh.hw_steered;
-      else if (k.rmap_lookup(uint32_t(d.cpu)) == arrival) ++sh.rss_local;
+      if (cpu < 0) ++sh.not_steered;
+      else if (hw) ++sh.hw_steered;
+      else if (k.rmap_lookup(uint32_t(cpu)) == arrival) ++sh.rss_local;
       else ++sh.sw_steered;
       k.rps_record_sock_flow(f.skb.hash, f.app_cpu);  // recvmsg on the app's CPU
       wheel[(now + f.period_ms) % wheel_size].push_back(fi);
     }
     bucket.clear();
 
-    for (uint32_t c = 0; c < cfg.cpus; ++c) {  // backlog NAPI polls
+    for (uint32_t c = 0; c < cfg.cpus; ++c) {  // backlog NAPI polls: one batched head add
       uint32_t backlog = k.tail(c) - k.head(c);
       uint32_t n = cfg.cpu_budget_per_ms ? std::min(backlog, cfg.cpu_budget_per_ms) : backlog;
       if (n) k.input_queue_head_add(c, n);
     }
     if (progress && now % 250 == 0) progress(sh.packets);
   }
-  if (warm_ms >= end_ms) res.at_warmup = ice.counters();
-  res.at_end = ice.counters();
-  res.hw_writes = port.writes();
-  res.filters_installed_end = port.installed();
+  if (warm_ms >= end_ms) res.at_warmup = plane->counters();
+  res.at_end = plane->counters();
+  plane->finish(res);
   if (progress) progress(sh.packets);
   res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return res;

@@ -95,11 +95,15 @@ class EngineModel : public kernel::RxFlowSteer {
 
   // --- packets ---------------------------------------------------------------------------
   OutputRecord packet(const uint8_t* frame, size_t len);
+  // Steps 3-5 for a frame already parsed and hashed (what packet() does after step 2).
+  OutputRecord steer(const nic::ParsedFrame& p, uint32_t hash);
 
   // --- the engine as the kernel's driver -------------------------------------------------
   int ndo_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_index, uint32_t flow_id) override;
 
   const EngineCounters& counters() const { return counters_; }
+  // The kernel plane's view of the last packet (set_rps_cpu path, gate row, slot).
+  const kernel::RxDecision& last_decision() const { return last_; }
   const kernel::Kernel& kernel() const { return kernel_; }
   const FilterStore& filters() const { return filters_; }
   const nic::Rss& rss() const { return rss_; }
@@ -114,6 +118,7 @@ class EngineModel : public kernel::RxFlowSteer {
   std::deque<FilterEvent> events_;
   int32_t last_fltr_id_ = 0;
   EngineCounters counters_;
+  kernel::RxDecision last_;
 };
 
 }  // namespace flowsteer::engine

@@ -21,10 +21,18 @@ struct SeedRow {
 const std::vector<SeedRow>& seed_table();
 const SeedRow* seed_row(uint32_t rps_flow_cnt);
 
+// A column of the table: the ice mirror in either variant, or the hardware engine.
+struct RunKind {
+  kernel::Variant variant;
+  bool engine;
+};
+
 struct ExperimentConfig {
-  SystemConfig base;                       // rps_flow_cnt and variant are set per run
+  SystemConfig base;                       // rps_flow_cnt, variant and engine are set per run
   std::vector<uint32_t> sizes = {256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
-  std::vector<kernel::Variant> variants = {kernel::Variant::kOriginal, kernel::Variant::kPatched};
+  std::vector<RunKind> kinds = {{kernel::Variant::kOriginal, false},
+                                {kernel::Variant::kPatched, false},
+                                {kernel::Variant::kPatched, true}};
   unsigned threads = 0;                    // 0 = hardware concurrency
 };
 
@@ -36,9 +44,9 @@ struct ShapeCheck {
 
 struct ExperimentResult {
   ExperimentConfig cfg;
-  std::vector<SystemResult> runs;          // sizes x variants, in that order
+  std::vector<SystemResult> runs;          // sizes x kinds, in that order
   std::vector<ShapeCheck> checks;
-  const SystemResult* find(uint32_t size, kernel::Variant v) const;
+  const SystemResult* find(uint32_t size, kernel::Variant v, bool engine = false) const;
   bool shape_ok() const;
 };
 

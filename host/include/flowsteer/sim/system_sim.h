@@ -2,13 +2,14 @@
 // stepped in 1 ms ticks, reproducing the seed experiment's counters.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "flowsteer/driver/ice_arfs.h"
-#include "flowsteer/kernel/rps.h"
+#include "flowsteer/kernel/kernel.h"
 
 namespace flowsteer::sim {
 
@@ -17,6 +18,7 @@ struct SystemConfig {
   uint32_t flows = 12000;              // TCP request/response connections
   uint32_t rps_flow_cnt = 4096;        // per RX queue; sock table = cpus * this (spec 7.9.1)
   kernel::Variant variant = kernel::Variant::kPatched;
+  bool engine = false;                 // the hardware engine replaces NIC + ice (inline filters)
   kernel::SlotMode slot_mode = kernel::SlotMode::kLog;
   driver::MatchMode match = driver::MatchMode::kTuple;
   double duration_s = 30.0;            // virtual time
@@ -49,6 +51,10 @@ struct SystemResult {
   uint64_t service_runs = 0;
   uint64_t hw_writes = 0;
   uint64_t filters_installed_end = 0;
+  uint64_t driver_errors = 0;          // steer calls the driver refused (engine: full, busy)
+  // How often each set_rps_cpu path and each patched-gate row was taken (spec 3).
+  std::array<uint64_t, kernel::kSetRpsCpuPathCount> paths{};
+  std::array<uint64_t, kernel::kGateRowCount> gate_rows{};
   double wall_s = 0.0;
 
   // Count at warm-up plus the steady-state rate after it, over projection_s (issue 3).
@@ -59,6 +65,10 @@ struct SystemResult {
 // Runs one configuration. progress(packets_so_far) is called now and then.
 SystemResult run_system(const SystemConfig& cfg,
                         const std::function<void(uint64_t)>& progress = nullptr);
+
+// "original", "patched", or "engine" (the hardware engine, its mode register patched)
+// / "engine-original".
+std::string config_name(const SystemConfig& c);
 
 // Checks a config before a run; returns an empty string or what is wrong.
 std::string validate(const SystemConfig& cfg);
