@@ -524,6 +524,10 @@ TEST(KernelSpec8, Spec8_12_HugeTableWindowOverflow) {
   EXPECT_EQ(k.store_rps_flow_cnt(0, (1ull << 26) + 1), -ENOMEM);  // rounds up to 2^27
   EXPECT_EQ(k.store_rps_flow_cnt(7, 16), -EINVAL);                // no such queue
   EXPECT_EQ(k.flow_table(0)->size(), 16u);                        // unchanged after errors
+  EXPECT_EQ(k.store_rps_flow_cnt(1, 17), 0);  // rounds up to 32, log 5, window 320
+  EXPECT_EQ(k.flow_table(1)->size(), 32u);
+  EXPECT_EQ(k.flow_table(1)->log, 5);
+  EXPECT_EQ(k.flow_table(1)->window(SlotMode::kLog), 320);
 }
 
 // 13. No recorded RX queue: rx[0] is used, no steer (S2). Recorded queue >= real_num_rx_queues:

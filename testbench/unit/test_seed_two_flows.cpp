@@ -63,6 +63,13 @@ TEST(SeedTwoFlows, HashesCollideInTargetTableOnly) {
   EXPECT_EQ(ref_bucket(s.f1.hash), 0u);
   EXPECT_EQ(ref_bucket(s.f2.hash), 65u);
   EXPECT_EQ(s.r.k.rmap_lookup(kT), kT);
+  // How f2 was chosen: first h = 0x6B6B2001 + 4k (so h & 3 = 1, RSS queue 1) whose T slot
+  // equals f1's and whose ice bucket differs from f1's.
+  EXPECT_EQ(find_hash([&](uint32_t h) {
+              return ref_hash_32(h, 4) == ref_hash_32(s.f1.hash, 4) &&
+                     ref_bucket(h) != ref_bucket(s.f1.hash);
+            }, 0x6B6B2001u, 4u),
+            s.f2.hash);
 }
 
 // Original: each cycle overwrites T3[11], expires the active flow's filter, and re-adds it.
