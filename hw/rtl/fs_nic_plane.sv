@@ -370,6 +370,7 @@ end
 
 logic [TUP_W-1:0] r_tup;
 logic [3:0] r_class;
+logic r_is_ip;
 assign r_tup = rec_user_reg[32 +: TUP_W];
 assign r_class = rec_user_reg[32 + TUP_W +: 4];
 
@@ -382,8 +383,9 @@ assign m_rec_src = r_tup[TUP_W-11 -: 128];
 assign m_rec_dst = r_tup[TUP_W-139 -: 128];
 assign m_rec_sport = r_tup[31:16];
 assign m_rec_dport = r_tup[15:0];
-assign m_rec_hash = rec_user_reg[31:0];
-assign m_rec_hash_valid = (r_class <= 4'(7)) && (rec_user_reg[31:0] != 32'd0);
+assign r_is_ip = (r_class <= 4'(7));
+assign m_rec_hash = r_is_ip ? rec_user_reg[31:0] : 32'd0;
+assign m_rec_hash_valid = r_is_ip && (rec_user_reg[31:0] != 32'd0);
 assign m_rec_flt_hit = rec_hit_reg;
 assign m_rec_flt_id = rec_id_reg;
 assign m_rec_queue = rec_hit_reg ? rec_fq_reg : l_queue;

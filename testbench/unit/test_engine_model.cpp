@@ -154,7 +154,9 @@ TEST(EngineModel, SeedTwoFlowsOriginalThrashesThroughTheRuntime) {
       EXPECT_EQ(res.deleted.size(), 1u) << "round " << round;
       EXPECT_GT(rt.counters().del, dels_before);
     }
-    if (round >= 2) EXPECT_GT(rt.counters().add, adds_before);
+    if (round >= 2) {
+      EXPECT_GT(rt.counters().add, adds_before);
+    }
     adds_before = rt.counters().add;
     dels_before = rt.counters().del;
   }

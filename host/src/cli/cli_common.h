@@ -28,5 +28,6 @@ int usage_error(const std::string& verb, const std::string& message);
 int cmd_hash(int argc, char** argv);
 int cmd_experiment(int argc, char** argv);
 int cmd_scenario(int argc, char** argv);
+int cmd_replay(int argc, char** argv);
 
 }  // namespace flowsteer::cli

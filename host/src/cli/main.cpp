@@ -19,6 +19,8 @@ const Verb kVerbs[] = {
      "reproduce the 2025 seed experiment (original vs patched RFS/aRFS)"},
     {"scenario", flowsteer::cli::cmd_scenario,
      "run a kernel-level event trace (JSON Lines) through the golden model"},
+    {"replay", flowsteer::cli::cmd_replay,
+     "an Ethernet pcap through the engine, per-connection summary"},
 };
 
 void print_usage(std::ostream& os) {
