@@ -235,8 +235,15 @@ always_comb begin
             free_way = WAY_BITS'(w);
         end
     end
-    hit_id = rd_ids[ID_WIDTH*hit_way +: ID_WIDTH];
-    hit_queue = rd_queues[QUEUE_WIDTH*hit_way +: QUEUE_WIDTH];
+    // explicit per-way muxes (a variable part-select becomes a full barrel shifter)
+    hit_id = '0;
+    hit_queue = '0;
+    for (int w = 0; w < WAYS; w++) begin
+        if (hit_way == WAY_BITS'(w)) begin
+            hit_id = rd_ids[ID_WIDTH*w +: ID_WIDTH];
+            hit_queue = rd_queues[QUEUE_WIDTH*w +: QUEUE_WIDTH];
+        end
+    end
 end
 
 // ---------------------------------------------------------------- lookup stages
@@ -351,10 +358,12 @@ always_comb begin
     end else if (state_reg == S_EVAL2) begin
         // RETARGET: rewrite the entry with the new queue
         wr_bucket = hold_bucket;
-        wr_entry = {rd_entries[ENT_W*hold_way + QUEUE_WIDTH +: ENT_W - QUEUE_WIDTH],
-                    cmd_queue_reg};
         for (int w = 0; w < WAYS; w++) begin
             wr_way_en[w] = (hold_way == WAY_BITS'(w));
+            if (hold_way == WAY_BITS'(w)) begin
+                wr_entry = {rd_entries[ENT_W*w + QUEUE_WIDTH +: ENT_W - QUEUE_WIDTH],
+                            cmd_queue_reg};
+            end
         end
     end
 end
@@ -417,12 +426,13 @@ always_ff @(posedge clk) begin
             map_hold_reg <= map_rd_data[MAP_W-2:0];
             case (op_reg)
                 OP_INSERT: begin
-                    if (any_hit) begin
-                        rsp_err_reg <= E_EXISTS;
-                    end else if (map_valid) begin
+                    // same order as engine::FilterStore::insert
+                    if (map_valid) begin
                         rsp_err_reg <= E_ID_IN_USE;
                         rsp_id_reg <= cmd_id_reg;
                         rsp_queue_reg <= '0;
+                    end else if (any_hit) begin
+                        rsp_err_reg <= E_EXISTS;
                     end else if (!any_free) begin
                         rsp_err_reg <= E_FULL;
                         rsp_id_reg <= cmd_id_reg;

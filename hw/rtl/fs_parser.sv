@@ -94,14 +94,17 @@ logic [CNT_BITS-1:0] beat_bytes;
 logic [16:0] len_sum;
 logic [15:0] len_next;
 
+logic [KEEP_WIDTH-1:0] first_zero;   // one-hot: the lowest clear tkeep bit (0 if none)
+assign first_zero = ~s_axis_tkeep & (s_axis_tkeep + 1'b1);
+
 always_comb begin
     // bytes of this beat: all of them, or the leading ones of tkeep on the last beat
+    // (one-hot to binary by OR trees, not a priority chain)
     beat_bytes = CNT_BITS'(KEEP_WIDTH);
-    if (s_axis_tlast) begin
-        for (int k = KEEP_WIDTH - 1; k >= 0; k--) begin
-            if (!s_axis_tkeep[k]) begin
-                beat_bytes = CNT_BITS'(k);
-            end
+    if (s_axis_tlast && (first_zero != '0)) begin
+        beat_bytes = '0;
+        for (int k = 0; k < KEEP_WIDTH; k++) begin
+            beat_bytes = beat_bytes | (first_zero[k] ? CNT_BITS'(k) : '0);
         end
     end
     len_sum = {1'b0, cap_len_reg} + 17'(beat_bytes);
@@ -347,7 +350,15 @@ generate
         assign len = st_len_reg[16*(gs) +: 16];
         assign nh = st_nh_reg[8*(gs) +: 8];
         assign wpad = {st_win_reg[8*WIN*(gs) +: 8*WIN], 16'd0};
-        assign w4 = wpad[8*WIN-1-32*off[6:2] -: 32];
+        // explicit 32-way word mux (a variable part-select becomes a full barrel shifter)
+        always_comb begin
+            w4 = '0;
+            for (int i = 0; i < WIN / 4; i++) begin
+                if (off[6:2] == 5'(i)) begin
+                    w4 = wpad[8*WIN-1-32*i -: 32];
+                end
+            end
+        end
         assign b0 = w4[31:24];
         assign b1 = w4[23:16];
         assign ext = (nh == 8'd0) || (nh == 8'd43) || (nh == 8'd60);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "Vvfs_filter_table.h"
+#include "flowsteer/engine/filter_store.h"
 #include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/hash/hash.h"
 #include "flowsteer/tuple.h"
@@ -56,9 +57,9 @@ struct Ref {
   Rsp apply(FilterOp op, const FlowTuple& t, uint32_t id, uint32_t queue) {
     switch (op) {
       case FilterOp::kInsert: {
+        if (by_id.count(id)) return {FilterErr::kIdInUse, id, 0};
         auto it = by_key.find(key_of(t));
         if (it != by_key.end()) return {FilterErr::kExists, it->second.id, it->second.queue};
-        if (by_id.count(id)) return {FilterErr::kIdInUse, id, 0};
         const uint32_t b = bucket_of(t);
         if (bucket_fill[b] == kWays) return {FilterErr::kFull, id, 0};
         by_key[key_of(t)] = {id, queue, b};
@@ -284,6 +285,7 @@ class FilterRtl : public ::testing::Test {
       if (ctake) {
         const Cmd& c = cmds[ci++];
         pending = ref_.apply(c.op, c.t, c.id, c.queue);
+        check_golden(c, *pending);
         progress = true;
       }
       sim_.tick();
@@ -294,6 +296,35 @@ class FilterRtl : public ::testing::Test {
     sim_->s_cmd_valid = 0;
   }
 
+  // the golden engine model's filter store must give the same answers as the reference
+  void check_golden(const Cmd& c, const Ref::Rsp& want) {
+    namespace fe = flowsteer::engine;
+    const uint16_t q = uint16_t(c.queue);
+    switch (c.op) {
+      case FilterOp::kInsert:
+        EXPECT_EQ(int(store_.insert(c.t, c.id, q)), int(want.err)) << "golden insert";
+        break;
+      case FilterOp::kRetarget:
+        EXPECT_EQ(int(store_.retarget(c.id, q)), int(want.err)) << "golden retarget";
+        break;
+      case FilterOp::kDelete:
+        EXPECT_EQ(int(store_.remove(c.id)), int(want.err)) << "golden delete";
+        break;
+      case FilterOp::kLookup: {
+        const std::optional<fe::FilterHit> h = store_.lookup(c.t);
+        EXPECT_EQ(h.has_value(), want.err == FilterErr::kOk) << "golden lookup";
+        if (h) {
+          EXPECT_EQ(h->queue, want.queue);
+        }
+        break;
+      }
+      case FilterOp::kClear: store_.clear(); break;
+      default: break;
+    }
+    EXPECT_EQ(store_.size(), ref_.by_key.size());
+  }
+
+  flowsteer::engine::FilterStore store_{kBucketBits, kWays, kIdWidth};
   fs_tb::Sim<Vvfs_filter_table> sim_{5};
   std::mt19937_64 rng_{2024};
   Ref ref_;

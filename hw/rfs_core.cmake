@@ -1,0 +1,48 @@
+# RFS core (hw/rtl/fs_rfs_core.sv): Verilator model, its GoogleTest suite and lint.
+# Meant to be included from hw/CMakeLists.txt:
+#   include(${CMAKE_CURRENT_SOURCE_DIR}/rfs_core.cmake)
+# Needs: find_package(verilator), GTest, include(GoogleTest), enable_testing() and the
+# flowsteer_model target (all provided by the top-level project). Paths are taken from this
+# file's location, so it also works from a scratch project.
+set(FS_RFS_HW_DIR ${CMAKE_CURRENT_LIST_DIR})
+get_filename_component(FS_RFS_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
+set(FS_RFS_SOURCES ${FS_RFS_HW_DIR}/rtl/fs_rfs_core.sv ${FS_RFS_HW_DIR}/rtl/fs_ram_sdp.sv)
+# the tests use NUM_CPUS=16, NUM_QUEUES=8, SLOT_LOG2_MAX=6 (small tables fill and collide)
+set(FS_RFS_TEST_PARAMS -GNUM_CPUS=16 -GNUM_QUEUES=8 -GSLOT_LOG2_MAX=6 -GSOCK_LOG2_MAX=8
+    -GTAG_WIDTH=32)
+option(FS_RFS_TRACE "FST tracing in the RFS core model (FS_RFS_TRACE=file.fst at run time)" ON)
+set(_fs_rfs_trace)
+if(FS_RFS_TRACE)
+  set(_fs_rfs_trace TRACE_FST)
+endif()
+
+add_library(vfs_rfs_core STATIC)
+verilate(vfs_rfs_core SOURCES ${FS_RFS_SOURCES} TOP_MODULE fs_rfs_core PREFIX Vvfs_rfs_core
+  ${_fs_rfs_trace} THREADS 1
+  VERILATOR_ARGS -Wall --x-assign unique --x-initial unique ${FS_RFS_TEST_PARAMS}
+  OPT_FAST -O2)
+target_compile_options(vfs_rfs_core PRIVATE -w)
+target_compile_definitions(vfs_rfs_core PUBLIC FS_RFS_HAS_TRACE=$<BOOL:${FS_RFS_TRACE}>)
+get_target_property(_fs_rfs_inc vfs_rfs_core INTERFACE_INCLUDE_DIRECTORIES)
+set_property(TARGET vfs_rfs_core APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
+  ${_fs_rfs_inc})
+
+add_executable(test_rtl_rfs_core ${FS_RFS_ROOT}/testbench/rtl/test_fs_rfs_core.cpp)
+target_include_directories(test_rtl_rfs_core PRIVATE ${FS_RFS_ROOT}/testbench/rtl)
+target_compile_options(test_rtl_rfs_core PRIVATE -Wall -Wextra -Werror)
+target_link_libraries(test_rtl_rfs_core PRIVATE vfs_rfs_core flowsteer_model GTest::gtest_main)
+gtest_discover_tests(test_rtl_rfs_core DISCOVERY_TIMEOUT 60
+  PROPERTIES TIMEOUT 300 LABELS rtl)
+
+# lint at the default and at the minimum parameters (verilator -Wall, warnings fatal)
+add_test(NAME lint_fs_rfs_core
+  COMMAND ${VERILATOR_BIN} --lint-only -Wall --top-module fs_rfs_core ${FS_RFS_SOURCES})
+add_test(NAME lint_fs_rfs_core_min
+  COMMAND ${VERILATOR_BIN} --lint-only -Wall --top-module fs_rfs_core
+          -GNUM_CPUS=1 -GNUM_QUEUES=1 -GSLOT_LOG2_MAX=1 -GSOCK_LOG2_MAX=1 -GTAG_WIDTH=1
+          ${FS_RFS_SOURCES})
+add_test(NAME lint_fs_rfs_core_test_params
+  COMMAND ${VERILATOR_BIN} --lint-only -Wall --top-module fs_rfs_core ${FS_RFS_TEST_PARAMS}
+          ${FS_RFS_SOURCES})
+set_tests_properties(lint_fs_rfs_core lint_fs_rfs_core_min lint_fs_rfs_core_test_params
+  PROPERTIES LABELS lint TIMEOUT 60)

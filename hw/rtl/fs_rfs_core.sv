@@ -1,0 +1,839 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// RFS core: the per-packet kernel plane of the engine (DESIGN "The hardware engine and its
+// contract", steps 4-5): get_rps_cpu (spec 2.2) with the sock-flow-table ident check,
+// set_rps_cpu original (spec 3.1) or patched with the S5g gate (spec 3.2), the engine as the
+// ndo_rx_flow_steer driver through the m_drv_req / s_drv_rsp port, and the enqueue
+// (tail[cpu]++, slot.last_qtail = tail, spec 5). Golden model: flowsteer::kernel::Kernel as
+// EngineModel drives it (every packet has a recorded RX queue, rmap present, never dropped).
+//
+// No RPS map: the engine has no rps_cpus, so MAP is absent for every queue (G3 needs FT, G6
+// is never taken, G7 returns none).
+// A packet that is not `steerable` (not TCP/UDP, or an IPv4 fragment) gets rc =
+// -EPROTONOSUPPORT from the engine's driver without a driver-port transaction (the engine
+// model's ndo_rx_flow_steer rejects it before touching the filter table); the call is still
+// reported (Steer-C counts it).
+//
+// Pipeline (one packet per clock without driver calls, commands or back-pressure):
+//   A  input register; hash_32 product h*0x61C88647 registered.
+//      Issue reads: sock entry (h & mask), receiving slot R = {queue, slot_rxq(h)}.
+//   B  sock entry and R arrive. Ident check (G5b), next_cpu (G5c), target queue
+//      rmap[next_cpu] and target slot P = {tq, slot_tq(h)} (speculative). Issue read of P.
+//   C  P arrives. Everything else (G5e, set_rps_cpu S1-S10, gate, driver call, enqueue,
+//      record) in this stage; all writes happen here, one slot write per clock.
+//   Latency: record valid 4 clocks after the input handshake (no driver call).
+// Hazards: all slot state sits in two copies of the slot RAM (port 1 reads R, port 2 reads P;
+// every write goes to both). Views held in B and C are forwarded: the RAM output is patched
+// with the write of the previous clock (read-during-write returns old data), a stage that
+// holds re-reads its address every clock, and stage C's registered R view snoops every write.
+// Head/tail/config are registers read only in C (or changed only by commands), so no packet
+// ever stalls for a hazard (stat_fwd counts the forwarded views).
+// Stalls: a driver call holds C until the response (+1 clock, +1 more when the old slot's
+// filter must be cleared: the second slot write); stat_drv_stall counts those clocks.
+// Commands: accepted only when the pipeline is empty (packets are held off while cmd_valid
+// is high, so the command wins a tie); table (re)size is a counted clear, one slot per clock
+// (2^log clocks) with the core stalled; stat_cmd_stall counts the clocks a packet waited.
+// Command/packet total order = the order of the handshakes.
+module fs_rfs_core #(
+    // CPUs with backlog state (nr_cpu_ids is a runtime value <= NUM_CPUS)
+    parameter integer NUM_CPUS = 16,
+    // RX queues (real_num_rx_queues)
+    parameter integer NUM_QUEUES = 16,
+    // log2 of the largest per-queue rps_dev_flow table (1..26)
+    parameter integer SLOT_LOG2_MAX = 10,
+    // log2 of the largest sock flow table (1..29)
+    parameter integer SOCK_LOG2_MAX = 12,
+    // opaque per-packet tag width
+    parameter integer TAG_WIDTH = 16
+) (
+    input  wire                      clk,
+    input  wire                      rst,
+
+    // packets
+    input  wire                      s_axis_pkt_tvalid,
+    output wire                      s_axis_pkt_tready,
+    input  wire [31:0]               s_axis_pkt_hash,       // 0 = no hash (G4)
+    input  wire [QW-1:0]             s_axis_pkt_queue,      // arrival RX queue
+    input  wire                      s_axis_pkt_steerable,  // driver would accept (TCP/UDP, no frag)
+    input  wire [TAG_WIDTH-1:0]      s_axis_pkt_tag,
+
+    // per-packet records
+    output wire                      m_axis_rec_tvalid,
+    input  wire                      m_axis_rec_tready,
+    output wire                      m_axis_rec_cpu_valid,  // get_rps_cpu returned a CPU
+    output wire [15:0]               m_axis_rec_cpu,
+    output wire [2:0]                m_axis_rec_path,       // SetRpsCpuPath
+    output wire [2:0]                m_axis_rec_gate,       // GateRow
+    output wire                      m_axis_rec_steer,      // ndo_rx_flow_steer called
+    output wire [QW-1:0]             m_axis_rec_steer_queue,
+    output wire [SLOT_LOG2_MAX-1:0]  m_axis_rec_steer_flow_id,
+    output wire [31:0]               m_axis_rec_steer_rc,
+    output wire                      m_axis_rec_rflow_valid,
+    output wire [QW-1:0]             m_axis_rec_rflow_queue,
+    output wire [SLOT_LOG2_MAX-1:0]  m_axis_rec_rflow_slot,
+    output wire [31:0]               m_axis_rec_tail,       // tail[cpu] after the enqueue, else 0
+    output wire [TAG_WIDTH-1:0]      m_axis_rec_tag,
+
+    // the engine's ndo_rx_flow_steer (spec 3 S6)
+    output wire                      m_drv_req_valid,
+    input  wire                      m_drv_req_ready,
+    output wire [QW-1:0]             m_drv_req_queue,
+    output wire [SLOT_LOG2_MAX-1:0]  m_drv_req_flow_id,
+    output wire [31:0]               m_drv_req_hash,
+    output wire [TAG_WIDTH-1:0]      m_drv_req_tag,
+    input  wire                      s_drv_rsp_valid,
+    output wire                      s_drv_rsp_ready,
+    input  wire [31:0]               s_drv_rsp_rc,          // signed: id >= 0 or -errno
+
+    // host commands (one at a time; ops below)
+    input  wire                      cmd_valid,
+    output wire                      cmd_ready,
+    input  wire [3:0]                cmd_op,
+    input  wire [15:0]               cmd_addr,              // cpu or queue
+    input  wire [31:0]               cmd_data0,
+    input  wire [31:0]               cmd_data1,
+    output wire                      rsp_valid,             // one-clock pulse per command
+    output wire [31:0]               rsp_status,            // 0 or -errno
+    output wire [31:0]               rsp_data0,
+    output wire [31:0]               rsp_data1,
+
+    // statistics
+    output wire [31:0]               stat_drv_stall,        // clocks C waited on the driver
+    output wire [31:0]               stat_cmd_stall,        // clocks a packet waited for commands
+    output wire [31:0]               stat_fwd               // views fixed by forwarding
+);
+
+localparam integer QW = (NUM_QUEUES > 1) ? $clog2(NUM_QUEUES) : 1;
+localparam integer CW = (NUM_CPUS > 1) ? $clog2(NUM_CPUS) : 1;
+localparam integer SL = SLOT_LOG2_MAX;
+localparam integer KL = SOCK_LOG2_MAX;
+localparam integer RAW = QW + SL;                 // slot RAM address: {queue, slot}
+localparam integer SW = 96;                       // slot word: cpu, filter, last_qtail, hash
+
+// command ops
+localparam [3:0] OP_SOCK_RECORD = 4'd1;    // data0 hash, data1 cpu: rps_record_sock_flow
+localparam [3:0] OP_SOCK_DELETE = 4'd2;    // data0 hash: sock_rps_delete_flow
+localparam [3:0] OP_SOCK_SIZE = 4'd3;      // data0 log2, data1[0] present (0 removes)
+localparam [3:0] OP_QUEUE_TABLE = 4'd4;    // addr queue, data0 log2, data1[0] present
+localparam [3:0] OP_HEAD_ADD = 4'd5;       // addr cpu, data0 n: input_queue_head += n
+localparam [3:0] OP_SET_HEAD_TAIL = 4'd6;  // addr cpu, data0 head, data1 tail (test hook)
+localparam [3:0] OP_READ_HEAD_TAIL = 4'd7; // addr cpu -> data0 head, data1 tail
+localparam [3:0] OP_MAY_EXPIRE = 4'd8;     // addr queue, data0 flow_id, data1[15:0] id -> data0[0]
+localparam [3:0] OP_SET_ONLINE = 4'd9;     // addr cpu, data0[0]
+localparam [3:0] OP_SET_RMAP = 4'd10;      // addr cpu, data0 queue
+localparam [3:0] OP_SET_NR_CPU_IDS = 4'd11;// data0 (1..NUM_CPUS)
+localparam [3:0] OP_SET_MODE = 4'd12;      // data0[0] patched, [1] mask slots, [2] NTUPLE
+
+localparam [31:0] EINVAL_N = -32'sd22;
+localparam [31:0] ENOMEM_N = -32'sd12;
+localparam [31:0] EPROTONOSUPPORT_N = -32'sd93;
+
+// SetRpsCpuPath / GateRow (host/include/flowsteer/kernel/kernel.h)
+localparam [2:0] P_NOT_CALLED = 3'd0, P_INVALID_CPU = 3'd1, P_NO_ACCEL = 3'd2,
+                 P_SAME_QUEUE = 3'd3, P_NO_TARGET = 3'd4, P_GATE_SKIP = 3'd5,
+                 P_DRV_ERROR = 3'd6, P_STEERED = 3'd7;
+localparam [2:0] G_NOT_EVAL = 3'd0, G_NO_FILTER = 3'd1, G_INACTIVE = 3'd2,
+                 G_SKIP_OTHER = 3'd3, G_SKIP_SAME = 3'd4, G_SAME_NEW_CPU = 3'd5;
+
+`ifdef VERILATOR
+if (NUM_CPUS < 1 || NUM_CPUS > 65535 || NUM_QUEUES < 1 || NUM_QUEUES > 65536 ||
+    SLOT_LOG2_MAX < 1 || SLOT_LOG2_MAX > 26 || SOCK_LOG2_MAX < 1 || SOCK_LOG2_MAX > 29 ||
+    TAG_WIDTH < 1) begin : g_bad_param
+    $error("fs_rfs_core: need 1<=NUM_CPUS<65536, 1<=NUM_QUEUES, 1<=SLOT_LOG2_MAX<=26, 1<=SOCK_LOG2_MAX<=29");
+end
+`endif
+
+// ---------------------------------------------------------------- helpers
+// slot_T(h) (spec 6.4): V-log hash_32(h, log) = top `log` bits of h*GOLDEN (log 0 -> 0),
+// V-mask h & (size-1).
+function automatic [SL-1:0] slot_of(input [31:0] h, input [31:0] prod, input [4:0] lg,
+                                    input mask_mode);
+    if (mask_mode) begin
+        slot_of = SL'(h & ~(32'hFFFFFFFF << lg));
+    end else if (lg == 5'd0) begin
+        slot_of = '0;
+    end else begin
+        slot_of = SL'(prod >> (6'd32 - {1'b0, lg}));
+    end
+endfunction
+
+// activity window (spec 4.1/4.2): 10 << log (V-log), 10 * (size-1) (V-mask)
+function automatic [31:0] window_of(input [4:0] lg, input mask_mode);
+    logic [31:0] size;
+    size = 32'd1 << lg;
+    if (mask_mode) begin
+        window_of = (size - 32'd1) * 32'd10;
+    end else begin
+        window_of = size * 32'd10;
+    end
+endfunction
+
+// ---------------------------------------------------------------- configuration state
+logic [NUM_QUEUES-1:0] tbl_present_reg = '0;
+logic [4:0] tbl_log_reg [NUM_QUEUES];
+logic sock_present_reg = 1'b0;
+logic [4:0] sock_log_reg = 5'd0;
+logic [KL-1:0] sock_mask_reg = '0;
+logic [15:0] cpu_mask_reg = 16'd0;                 // rps_cpu_mask (bits 31:16 zero)
+logic [15:0] nr_cpu_ids_reg = 16'(NUM_CPUS);
+logic patched_reg = 1'b1;
+logic mask_mode_reg = 1'b0;
+logic ntuple_reg = 1'b1;
+logic [NUM_CPUS-1:0] online_reg = '1;
+logic [QW-1:0] rmap_reg [NUM_CPUS];
+logic [31:0] head_reg [NUM_CPUS];
+logic [31:0] tail_reg [NUM_CPUS];
+
+// ---------------------------------------------------------------- RAMs
+logic ram_wr_en;
+logic [RAW-1:0] ram_wr_addr;
+logic [SW-1:0] ram_wr_data;
+logic [RAW-1:0] ram1_rd_addr, ram2_rd_addr;
+logic [SW-1:0] ram1_rd_data, ram2_rd_data;
+logic sock_wr_en;
+logic [KL-1:0] sock_wr_addr;
+logic [31:0] sock_wr_data;
+logic [KL-1:0] sock_rd_addr;
+logic [31:0] sock_rd_data;
+
+// last clock's slot write (read-during-write returns old data)
+logic wr_d1_en_reg = 1'b0;
+logic [RAW-1:0] wr_d1_addr_reg;
+logic [SW-1:0] wr_d1_data_reg;
+
+fs_ram_sdp #(.DATA_WIDTH(SW), .ADDR_WIDTH(RAW)) slot_ram1 (
+    .clk(clk), .wr_en(ram_wr_en), .wr_addr(ram_wr_addr), .wr_data(ram_wr_data),
+    .rd_en(1'b1), .rd_addr(ram1_rd_addr), .rd_data(ram1_rd_data));
+
+fs_ram_sdp #(.DATA_WIDTH(SW), .ADDR_WIDTH(RAW)) slot_ram2 (
+    .clk(clk), .wr_en(ram_wr_en), .wr_addr(ram_wr_addr), .wr_data(ram_wr_data),
+    .rd_en(1'b1), .rd_addr(ram2_rd_addr), .rd_data(ram2_rd_data));
+
+fs_ram_sdp #(.DATA_WIDTH(32), .ADDR_WIDTH(KL)) sock_ram (
+    .clk(clk), .wr_en(sock_wr_en), .wr_addr(sock_wr_addr), .wr_data(sock_wr_data),
+    .rd_en(1'b1), .rd_addr(sock_rd_addr), .rd_data(sock_rd_data));
+
+// ---------------------------------------------------------------- command state
+localparam [2:0] CS_IDLE = 3'd0, CS_EXEC = 3'd1, CS_CLEAR_Q = 3'd2, CS_CLEAR_S = 3'd3,
+                 CS_MX = 3'd4;
+logic [2:0] cs_reg = CS_IDLE;
+logic [3:0] cmd_op_reg;
+logic [15:0] cmd_addr_reg;
+logic [31:0] cmd_data0_reg, cmd_data1_reg;
+logic [29:0] clr_cnt_reg;
+logic rsp_valid_reg = 1'b0;
+logic [31:0] rsp_status_reg, rsp_data0_reg, rsp_data1_reg;
+
+// ---------------------------------------------------------------- pipeline registers
+// stage A
+logic a_valid_reg = 1'b0;
+logic [31:0] a_hash_reg, a_prod_reg;
+logic [QW-1:0] a_queue_reg;
+logic a_steer_reg;
+logic [TAG_WIDTH-1:0] a_tag_reg;
+// stage B
+logic b_valid_reg = 1'b0;
+logic [31:0] b_hash_reg, b_prod_reg;
+logic [QW-1:0] b_queue_reg;
+logic b_steer_reg;
+logic [TAG_WIDTH-1:0] b_tag_reg;
+logic [SL-1:0] b_rslot_reg;
+logic [KL-1:0] b_sidx_reg;
+// stage C
+logic c_valid_reg = 1'b0;
+logic [31:0] c_hash_reg;
+logic [QW-1:0] c_queue_reg;
+logic c_steer_reg;
+logic [TAG_WIDTH-1:0] c_tag_reg;
+logic [SL-1:0] c_rslot_reg;
+logic [SW-1:0] c_r_reg;           // R view (forwarded)
+logic c_ident_reg;                // G5b hit
+logic [15:0] c_next_reg;          // next_cpu
+logic [QW-1:0] c_tq_reg;          // rmap[next_cpu]
+logic [SL-1:0] c_pslot_reg;       // slot_tq(h)
+localparam [1:0] XS_EVAL = 2'd0, XS_WAIT = 2'd1, XS_RC = 2'd2;
+logic [1:0] xs_reg = XS_EVAL;     // driver-call state of C
+logic [31:0] c_rc_reg;
+logic c_w2_done_reg = 1'b0;
+// record
+logic rec_valid_reg = 1'b0;
+logic rec_cpu_valid_reg;
+logic [15:0] rec_cpu_reg;
+logic [2:0] rec_path_reg, rec_gate_reg;
+logic rec_steer_reg;
+logic [QW-1:0] rec_steer_queue_reg;
+logic [SL-1:0] rec_steer_flow_id_reg;
+logic [31:0] rec_steer_rc_reg;
+logic rec_rflow_valid_reg;
+logic [QW-1:0] rec_rflow_queue_reg;
+logic [SL-1:0] rec_rflow_slot_reg;
+logic [31:0] rec_tail_reg;
+logic [TAG_WIDTH-1:0] rec_tag_reg;
+// statistics
+logic [31:0] stat_drv_stall_reg = 32'd0, stat_cmd_stall_reg = 32'd0, stat_fwd_reg = 32'd0;
+
+// ---------------------------------------------------------------- flow control
+logic pipe_empty, out_free, c_fin, c_free, b_adv, b_free, a_adv, a_free, pkt_accept, cmd_accept;
+logic c_done;                     // C's work is complete this clock (needs out_free too)
+
+assign pipe_empty = !a_valid_reg && !b_valid_reg && !c_valid_reg;
+assign out_free = !rec_valid_reg || m_axis_rec_tready;
+assign c_fin = c_valid_reg && c_done && out_free;
+assign c_free = !c_valid_reg || c_fin;
+assign b_adv = b_valid_reg && c_free;
+assign b_free = !b_valid_reg || b_adv;
+assign a_adv = a_valid_reg && b_free;
+assign a_free = !a_valid_reg || a_adv;
+assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE) && !cmd_valid && !rst;
+assign pkt_accept = s_axis_pkt_tvalid && s_axis_pkt_tready;
+assign cmd_ready = (cs_reg == CS_IDLE) && pipe_empty && !rst;
+assign cmd_accept = cmd_valid && cmd_ready;
+
+// ---------------------------------------------------------------- stage A: issue R / sock reads
+logic [SL-1:0] a_rslot;
+logic [KL-1:0] a_sidx;
+logic [4:0] a_log;
+
+always_comb begin
+    a_log = tbl_log_reg[a_queue_reg];
+    a_rslot = slot_of(a_hash_reg, a_prod_reg, a_log, mask_mode_reg);
+    a_sidx = a_hash_reg[KL-1:0] & sock_mask_reg;
+end
+
+// ---------------------------------------------------------------- stage B: ident, target slot
+logic [SW-1:0] b_r_view;
+logic b_r_fwd;
+logic [31:0] b_ident;
+logic b_ident_hit;
+logic [15:0] b_next;
+logic [QW-1:0] b_tq;
+logic [SL-1:0] b_pslot;
+
+always_comb begin
+    b_r_fwd = wr_d1_en_reg && wr_d1_addr_reg == {b_queue_reg, b_rslot_reg};
+    b_r_view = b_r_fwd ? wr_d1_data_reg : ram1_rd_data;
+    b_ident = sock_rd_data;
+    b_ident_hit = ((b_ident ^ b_hash_reg) & ~{16'd0, cpu_mask_reg}) == 32'd0;   // G5b
+    b_next = b_ident[15:0] & cpu_mask_reg;                                   // G5c
+    b_tq = rmap_reg[CW'(b_next)];
+    b_pslot = slot_of(b_hash_reg, b_prod_reg, tbl_log_reg[b_tq], mask_mode_reg);
+end
+
+// ---------------------------------------------------------------- read address muxes
+always_comb begin
+    // port 1: commands (pipeline empty), else B re-reads while it holds, else A's R
+    if (cs_reg != CS_IDLE) begin
+        ram1_rd_addr = {cmd_addr_reg[QW-1:0], cmd_data0_reg[SL-1:0]};
+    end else if (b_valid_reg && !b_adv) begin
+        ram1_rd_addr = {b_queue_reg, b_rslot_reg};
+    end else begin
+        ram1_rd_addr = {a_queue_reg, a_rslot};
+    end
+    sock_rd_addr = (b_valid_reg && !b_adv) ? b_sidx_reg : a_sidx;
+    // port 2: C re-reads P while it holds, else B's P
+    if (c_valid_reg && !c_fin) begin
+        ram2_rd_addr = {c_tq_reg, c_pslot_reg};
+    end else begin
+        ram2_rd_addr = {b_tq, b_pslot};
+    end
+end
+
+// ---------------------------------------------------------------- stage C: the kernel
+// field helpers on a slot word
+`define FS_CPU(w)    w[95:80]
+`define FS_FILTER(w) w[79:64]
+`define FS_LQ(w)     w[63:32]
+`define FS_HASH(w)   w[31:0]
+
+logic [SW-1:0] c_p_view;
+logic c_p_fwd;
+logic c_qok, c_ft, c_rfs;
+logic [15:0] c_tcpu0, c_pcpu;
+logic c_tcpu0_ok, c_inorder, c_call, c_nc_ok, c_cpu_ok;
+logic [15:0] c_tcpu_f;
+logic [31:0] head_tcpu0, head_pcpu, head_next, tail_cpu, c_tail_new;
+logic c_p_active;
+logic [2:0] c_path, c_gate;
+logic c_need_drv, c_drv_ext, c_steered, c_w2_need;
+logic [31:0] c_rc_eff;
+logic [31:0] c_window;
+logic c_wr1, c_wr2;
+logic [RAW-1:0] c_wr1_addr;
+logic [SW-1:0] c_wr1_data;
+
+always_comb begin
+    c_p_fwd = wr_d1_en_reg && wr_d1_addr_reg == {c_tq_reg, c_pslot_reg};
+    c_p_view = c_p_fwd ? wr_d1_data_reg : ram2_rd_data;
+
+    c_qok = 32'(c_queue_reg) < NUM_QUEUES;                             // G2
+    c_ft = c_qok && tbl_present_reg[c_queue_reg];                      // G3 (no MAP)
+    c_rfs = c_ft && c_hash_reg != 32'd0 && sock_present_reg && c_ident_reg;   // G4, G5, G5b
+
+    c_tcpu0 = `FS_CPU(c_r_reg);                                        // G5d
+    c_tcpu0_ok = c_tcpu0 < nr_cpu_ids_reg && online_reg[CW'(c_tcpu0)];
+    head_tcpu0 = head_reg[CW'(c_tcpu0)];
+    c_inorder = $signed(head_tcpu0 - `FS_LQ(c_r_reg)) >= 0;            // int32(head-lq) >= 0
+    c_call = c_rfs && c_tcpu0 != c_next_reg && (!c_tcpu0_ok || c_inorder);   // G5e
+
+    c_nc_ok = c_next_reg < nr_cpu_ids_reg;                             // S1
+    head_next = head_reg[CW'(c_next_reg)];
+
+    // S5g gate inputs: P in the target table
+    c_pcpu = `FS_CPU(c_p_view);
+    head_pcpu = head_reg[CW'(c_pcpu)];
+    c_window = window_of(tbl_log_reg[c_tq_reg], mask_mode_reg);
+    c_p_active = c_pcpu < nr_cpu_ids_reg &&
+                 $signed(head_pcpu - `FS_LQ(c_p_view)) < $signed(c_window);   // spec 4.1
+
+    c_gate = G_NOT_EVAL;
+    c_need_drv = 1'b0;
+    if (!c_call) begin
+        c_path = P_NOT_CALLED;
+    end else if (!c_nc_ok) begin
+        c_path = P_INVALID_CPU;
+    end else if (!ntuple_reg) begin                                    // S2
+        c_path = P_NO_ACCEL;
+    end else if (c_tq_reg == c_queue_reg) begin                        // S3
+        c_path = P_SAME_QUEUE;
+    end else if (!tbl_present_reg[c_tq_reg]) begin                     // S4
+        c_path = P_NO_TARGET;
+    end else begin
+        c_path = P_DRV_ERROR;                                          // refined below
+        c_need_drv = 1'b1;
+        if (patched_reg) begin                                         // S5g
+            if (`FS_FILTER(c_p_view) == 16'hFFFF) begin
+                c_gate = G_NO_FILTER;
+            end else if (!c_p_active) begin
+                c_gate = G_INACTIVE;
+            end else if (c_hash_reg != `FS_HASH(c_p_view)) begin
+                c_gate = G_SKIP_OTHER;
+            end else if (c_next_reg == c_pcpu) begin
+                c_gate = G_SKIP_SAME;
+            end else begin
+                c_gate = G_SAME_NEW_CPU;
+            end
+            if (c_gate == G_SKIP_OTHER || c_gate == G_SKIP_SAME) begin
+                c_path = P_GATE_SKIP;
+                c_need_drv = 1'b0;
+            end
+        end
+    end
+    c_drv_ext = c_need_drv && c_steer_reg;
+    c_rc_eff = (c_drv_ext) ? c_rc_reg : EPROTONOSUPPORT_N;
+    c_steered = c_need_drv && !c_rc_eff[31];
+    if (c_need_drv) begin
+        c_path = c_steered ? P_STEERED : P_DRV_ERROR;
+    end
+
+    // G5f
+    c_tcpu_f = c_call ? c_next_reg : c_tcpu0;
+    c_cpu_ok = c_rfs && c_tcpu_f < nr_cpu_ids_reg && online_reg[CW'(c_tcpu_f)];
+    tail_cpu = tail_reg[CW'(c_tcpu_f)];
+    c_tail_new = tail_cpu + 32'd1;
+
+    // the slot write: S7-S9 and the enqueue's last_qtail
+    c_wr1_addr = c_steered ? {c_tq_reg, c_pslot_reg} : {c_queue_reg, c_rslot_reg};
+    c_wr1_data = c_steered ? c_p_view : c_r_reg;
+    if (c_call) begin
+        `FS_CPU(c_wr1_data) = c_next_reg;                              // S9
+        if (c_nc_ok) begin
+            `FS_LQ(c_wr1_data) = head_next;                            // S8
+        end
+        if (c_steered) begin                                           // S7
+            `FS_FILTER(c_wr1_data) = c_rc_eff[15:0];
+            if (patched_reg) begin
+                `FS_HASH(c_wr1_data) = c_hash_reg;
+            end
+        end
+    end
+    if (c_cpu_ok) begin
+        `FS_LQ(c_wr1_data) = c_tail_new;                               // spec 5
+    end
+    c_wr1 = c_call || c_cpu_ok;
+    // S7: old.filter == rc (u16 against int) -> NO_FILTER, a second write to R
+    c_w2_need = c_steered && {16'd0, `FS_FILTER(c_r_reg)} == c_rc_eff && !c_w2_done_reg;
+
+    // C completes when the driver answered (or was not needed) and no second write is due
+    c_done = (!c_drv_ext || xs_reg == XS_RC) && !c_w2_need;
+    c_wr2 = c_valid_reg && (!c_drv_ext || xs_reg == XS_RC) && c_w2_need;
+end
+`undef FS_CPU
+`undef FS_FILTER
+`undef FS_LQ
+`undef FS_HASH
+
+assign m_drv_req_valid = c_valid_reg && c_drv_ext && xs_reg == XS_EVAL;
+assign m_drv_req_queue = c_tq_reg;
+assign m_drv_req_flow_id = c_pslot_reg;
+assign m_drv_req_hash = c_hash_reg;
+assign m_drv_req_tag = c_tag_reg;
+assign s_drv_rsp_ready = c_valid_reg && xs_reg == XS_WAIT;
+
+// ---------------------------------------------------------------- command decode
+logic [CW-1:0] k_cpu;
+logic k_cpu_ok, k_q_ok, k_log_ok_q, k_log_ok_s;
+logic [QW-1:0] k_q;
+logic [31:0] k_sock_val;
+logic [15:0] k_cpu_mask_new;
+logic [15:0] k_nr_m1;
+logic [63:0] k_mx_view;               // cpu, filter, last_qtail
+logic k_mx_keep;
+logic [31:0] k_clr_last;
+logic [31:0] k_mx_fid;
+
+always_comb begin
+    k_cpu = cmd_addr_reg[CW-1:0];
+    k_cpu_ok = cmd_addr_reg < nr_cpu_ids_reg;
+    k_q = cmd_addr_reg[QW-1:0];
+    k_q_ok = 32'(cmd_addr_reg) < NUM_QUEUES;
+    k_log_ok_q = cmd_data0_reg <= 32'(SL);
+    k_log_ok_s = cmd_data0_reg <= 32'(KL);
+    // rps_record_sock_flow value (spec 1.1)
+    k_sock_val = (cmd_data0_reg & ~{16'd0, cpu_mask_reg}) | cmd_data1_reg;
+    // rps_cpu_mask = roundup_pow_of_two(nr_cpu_ids) - 1
+    k_nr_m1 = nr_cpu_ids_reg - 16'd1;
+    k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 1);
+    k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 2);
+    k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 4);
+    k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 8);
+    k_cpu_mask_new = k_nr_m1;
+    // clear sweep length - 1
+    k_clr_last = (cmd_op_reg == OP_SOCK_SIZE) ? ((32'd1 << sock_log_reg) - 32'd1)
+                                              : ((32'd1 << tbl_log_reg[k_q]) - 32'd1);
+    // rps_may_expire_flow (spec 4.2): keep = table, flow_id < size, filter matches, active
+    k_mx_view = ram1_rd_data[95:32];
+    k_mx_fid = cmd_data0_reg;
+    k_mx_keep = k_q_ok && tbl_present_reg[k_q] &&
+                k_mx_fid < (32'd1 << tbl_log_reg[k_q]) &&
+                k_mx_view[47:32] == cmd_data1_reg[15:0] &&
+                k_mx_view[63:48] < nr_cpu_ids_reg &&
+                $signed(head_reg[CW'(k_mx_view[63:48])] - k_mx_view[31:0]) <
+                    $signed(window_of(tbl_log_reg[k_q], mask_mode_reg));
+end
+
+// ---------------------------------------------------------------- slot/sock RAM writes
+always_comb begin
+    ram_wr_en = 1'b0;
+    ram_wr_addr = {c_queue_reg, c_rslot_reg};
+    ram_wr_data = c_r_reg;
+    if (cs_reg == CS_CLEAR_Q) begin
+        ram_wr_en = 1'b1;
+        ram_wr_addr = {k_q, clr_cnt_reg[SL-1:0]};
+        ram_wr_data = {16'hFFFF, 16'hFFFF, 32'd0, 32'd0};
+    end else if (c_wr2) begin
+        ram_wr_en = 1'b1;
+        ram_wr_addr = {c_queue_reg, c_rslot_reg};
+        ram_wr_data = {c_r_reg[95:80], 16'hFFFF, c_r_reg[63:0]};
+    end else if (c_fin && c_wr1) begin
+        ram_wr_en = 1'b1;
+        ram_wr_addr = c_wr1_addr;
+        ram_wr_data = c_wr1_data;
+    end
+    sock_wr_en = 1'b0;
+    sock_wr_addr = cmd_data0_reg[KL-1:0] & sock_mask_reg;
+    sock_wr_data = k_sock_val;
+    if (cs_reg == CS_CLEAR_S) begin
+        sock_wr_en = 1'b1;
+        sock_wr_addr = clr_cnt_reg[KL-1:0];
+        sock_wr_data = 32'h0000FFFF;
+    end else if (cs_reg == CS_EXEC && sock_present_reg && cmd_data0_reg != 32'd0) begin
+        if (cmd_op_reg == OP_SOCK_RECORD) begin
+            sock_wr_en = 1'b1;
+        end else if (cmd_op_reg == OP_SOCK_DELETE) begin
+            sock_wr_en = 1'b1;
+            sock_wr_data = 32'h0000FFFF;
+        end
+    end
+end
+
+// ---------------------------------------------------------------- clocked state
+logic [SW-1:0] c_r_next_src;
+logic c_r_snoop;
+always_comb begin
+    c_r_next_src = b_adv ? b_r_view : c_r_reg;
+    c_r_snoop = ram_wr_en && ram_wr_addr == (b_adv ? {b_queue_reg, b_rslot_reg}
+                                                   : {c_queue_reg, c_rslot_reg});
+end
+
+always_ff @(posedge clk) begin
+    // write history for the RAM-output patch
+    wr_d1_en_reg <= ram_wr_en;
+    wr_d1_addr_reg <= ram_wr_addr;
+    wr_d1_data_reg <= ram_wr_data;
+
+    // stage A
+    if (a_free) begin
+        a_valid_reg <= pkt_accept;
+        if (pkt_accept) begin
+            a_hash_reg <= s_axis_pkt_hash;
+            a_prod_reg <= s_axis_pkt_hash * 32'h61C88647;              // hash_32 (spec 6.4)
+            a_queue_reg <= s_axis_pkt_queue;
+            a_steer_reg <= s_axis_pkt_steerable;
+            a_tag_reg <= s_axis_pkt_tag;
+        end
+    end
+    // stage B
+    if (b_free) begin
+        b_valid_reg <= a_valid_reg;
+        if (a_valid_reg) begin
+            b_hash_reg <= a_hash_reg;
+            b_prod_reg <= a_prod_reg;
+            b_queue_reg <= a_queue_reg;
+            b_steer_reg <= a_steer_reg;
+            b_tag_reg <= a_tag_reg;
+            b_rslot_reg <= a_rslot;
+            b_sidx_reg <= a_sidx;
+        end
+    end
+    // stage C (the R view snoops every slot write)
+    if (c_valid_reg || b_adv) begin
+        c_r_reg <= c_r_snoop ? ram_wr_data : c_r_next_src;
+    end
+    if (c_free) begin
+        c_valid_reg <= b_valid_reg;
+        xs_reg <= XS_EVAL;
+        c_w2_done_reg <= 1'b0;
+        if (b_valid_reg) begin
+            c_hash_reg <= b_hash_reg;
+            c_queue_reg <= b_queue_reg;
+            c_steer_reg <= b_steer_reg;
+            c_tag_reg <= b_tag_reg;
+            c_rslot_reg <= b_rslot_reg;
+            c_ident_reg <= b_ident_hit;
+            c_next_reg <= b_next;
+            c_tq_reg <= b_tq;
+            c_pslot_reg <= b_pslot;
+        end
+    end else begin
+        if (xs_reg == XS_EVAL && m_drv_req_valid && m_drv_req_ready) begin
+            xs_reg <= XS_WAIT;
+        end
+        if (xs_reg == XS_WAIT && s_drv_rsp_valid) begin
+            xs_reg <= XS_RC;
+            c_rc_reg <= s_drv_rsp_rc;
+        end
+        if (c_wr2) begin
+            c_w2_done_reg <= 1'b1;
+        end
+    end
+
+    // enqueue (spec 5)
+    if (c_fin && c_cpu_ok) begin
+        for (int i = 0; i < NUM_CPUS; i++) begin
+            if (c_tcpu_f[CW-1:0] == CW'(i)) begin
+                tail_reg[i] <= c_tail_new;
+            end
+        end
+    end
+
+    // record
+    if (out_free) begin
+        rec_valid_reg <= c_fin;
+        if (c_fin) begin
+            rec_cpu_valid_reg <= c_cpu_ok;
+            rec_cpu_reg <= c_cpu_ok ? c_tcpu_f : 16'hFFFF;
+            rec_path_reg <= c_path;
+            rec_gate_reg <= c_gate;
+            rec_steer_reg <= c_need_drv;
+            rec_steer_queue_reg <= c_tq_reg;
+            rec_steer_flow_id_reg <= c_pslot_reg;
+            rec_steer_rc_reg <= c_rc_eff;
+            rec_rflow_valid_reg <= c_cpu_ok;
+            rec_rflow_queue_reg <= c_wr1_addr[RAW-1:SL];
+            rec_rflow_slot_reg <= c_wr1_addr[SL-1:0];
+            rec_tail_reg <= c_cpu_ok ? c_tail_new : 32'd0;
+            rec_tag_reg <= c_tag_reg;
+        end
+    end
+
+    // statistics
+    if (c_valid_reg && !c_done) begin
+        stat_drv_stall_reg <= stat_drv_stall_reg + 32'd1;
+    end
+    if (s_axis_pkt_tvalid && !s_axis_pkt_tready && a_free) begin
+        stat_cmd_stall_reg <= stat_cmd_stall_reg + 32'd1;
+    end
+    if ((b_adv && b_r_fwd) || (c_valid_reg && c_p_fwd && c_fin) || (c_r_snoop && !c_fin)) begin
+        stat_fwd_reg <= stat_fwd_reg + 32'd1;
+    end
+
+    // commands
+    rsp_valid_reg <= 1'b0;
+    case (cs_reg)
+        CS_IDLE: begin
+            if (cmd_accept) begin
+                cs_reg <= CS_EXEC;
+                cmd_op_reg <= cmd_op;
+                cmd_addr_reg <= cmd_addr;
+                cmd_data0_reg <= cmd_data0;
+                cmd_data1_reg <= cmd_data1;
+            end
+        end
+        CS_EXEC: begin
+            cs_reg <= CS_IDLE;
+            rsp_valid_reg <= 1'b1;
+            rsp_status_reg <= 32'd0;
+            rsp_data0_reg <= 32'd0;
+            rsp_data1_reg <= 32'd0;
+            clr_cnt_reg <= 30'd0;
+            case (cmd_op_reg)
+                OP_SOCK_RECORD, OP_SOCK_DELETE: begin
+                    // written by the RAM write mux this clock
+                end
+                OP_SOCK_SIZE: begin
+                    if (!cmd_data1_reg[0]) begin
+                        sock_present_reg <= 1'b0;
+                    end else if (!k_log_ok_s) begin
+                        rsp_status_reg <= ENOMEM_N;
+                    end else begin
+                        cpu_mask_reg <= k_cpu_mask_new;
+                        if (!sock_present_reg || sock_log_reg != cmd_data0_reg[4:0]) begin
+                            // same size keeps the entries; a new table is cleared
+                            sock_present_reg <= 1'b1;
+                            sock_log_reg <= cmd_data0_reg[4:0];
+                            sock_mask_reg <= KL'((32'd1 << cmd_data0_reg[4:0]) - 32'd1);
+                            cs_reg <= CS_CLEAR_S;
+                            rsp_valid_reg <= 1'b0;
+                        end
+                    end
+                end
+                OP_QUEUE_TABLE: begin
+                    if (!k_q_ok) begin
+                        rsp_status_reg <= EINVAL_N;
+                    end else if (!cmd_data1_reg[0]) begin
+                        for (int i = 0; i < NUM_QUEUES; i++) begin
+                            if (k_q == QW'(i)) tbl_present_reg[i] <= 1'b0;
+                        end
+                    end else if (!k_log_ok_q) begin
+                        rsp_status_reg <= ENOMEM_N;
+                    end else begin
+                        // a new table is a full reset of the queue's slots (spec 1.1)
+                        for (int i = 0; i < NUM_QUEUES; i++) begin
+                            if (k_q == QW'(i)) begin
+                                tbl_present_reg[i] <= 1'b1;
+                                tbl_log_reg[i] <= cmd_data0_reg[4:0];
+                            end
+                        end
+                        cs_reg <= CS_CLEAR_Q;
+                        rsp_valid_reg <= 1'b0;
+                    end
+                end
+                OP_HEAD_ADD, OP_SET_HEAD_TAIL, OP_READ_HEAD_TAIL, OP_SET_ONLINE, OP_SET_RMAP: begin
+                    if (!k_cpu_ok || (cmd_op_reg == OP_SET_RMAP && 32'(cmd_data0_reg) >= NUM_QUEUES)) begin
+                        rsp_status_reg <= EINVAL_N;
+                    end else begin
+                        rsp_data0_reg <= head_reg[k_cpu];
+                        rsp_data1_reg <= tail_reg[k_cpu];
+                        for (int i = 0; i < NUM_CPUS; i++) begin
+                            if (k_cpu == CW'(i)) begin
+                                if (cmd_op_reg == OP_HEAD_ADD) head_reg[i] <= head_reg[i] + cmd_data0_reg;
+                                if (cmd_op_reg == OP_SET_HEAD_TAIL) begin
+                                    head_reg[i] <= cmd_data0_reg;
+                                    tail_reg[i] <= cmd_data1_reg;
+                                end
+                                if (cmd_op_reg == OP_SET_ONLINE) online_reg[i] <= cmd_data0_reg[0];
+                                if (cmd_op_reg == OP_SET_RMAP) rmap_reg[i] <= cmd_data0_reg[QW-1:0];
+                            end
+                        end
+                    end
+                end
+                OP_MAY_EXPIRE: begin
+                    // slot read issued this clock (port 1), answered next clock
+                    cs_reg <= CS_MX;
+                    rsp_valid_reg <= 1'b0;
+                end
+                OP_SET_NR_CPU_IDS: begin
+                    if (cmd_data0_reg == 32'd0 || cmd_data0_reg > 32'(NUM_CPUS)) begin
+                        rsp_status_reg <= EINVAL_N;
+                    end else begin
+                        nr_cpu_ids_reg <= cmd_data0_reg[15:0];
+                    end
+                end
+                OP_SET_MODE: begin
+                    patched_reg <= cmd_data0_reg[0];
+                    mask_mode_reg <= cmd_data0_reg[1];
+                    ntuple_reg <= cmd_data0_reg[2];
+                end
+                default: begin
+                    rsp_status_reg <= EINVAL_N;
+                end
+            endcase
+        end
+        CS_CLEAR_Q, CS_CLEAR_S: begin
+            clr_cnt_reg <= clr_cnt_reg + 30'd1;
+            if (32'(clr_cnt_reg) == k_clr_last) begin
+                cs_reg <= CS_IDLE;
+                rsp_valid_reg <= 1'b1;
+            end
+        end
+        CS_MX: begin
+            cs_reg <= CS_IDLE;
+            rsp_valid_reg <= 1'b1;
+            rsp_data0_reg <= {31'd0, !k_mx_keep};
+        end
+        default: begin
+            cs_reg <= CS_IDLE;
+        end
+    endcase
+
+    if (rst) begin
+        a_valid_reg <= 1'b0;
+        b_valid_reg <= 1'b0;
+        c_valid_reg <= 1'b0;
+        xs_reg <= XS_EVAL;
+        c_w2_done_reg <= 1'b0;
+        rec_valid_reg <= 1'b0;
+        wr_d1_en_reg <= 1'b0;
+        cs_reg <= CS_IDLE;
+        rsp_valid_reg <= 1'b0;
+        tbl_present_reg <= '0;
+        sock_present_reg <= 1'b0;
+        sock_log_reg <= 5'd0;
+        sock_mask_reg <= '0;
+        cpu_mask_reg <= 16'd0;
+        nr_cpu_ids_reg <= 16'(NUM_CPUS);
+        patched_reg <= 1'b1;
+        mask_mode_reg <= 1'b0;
+        ntuple_reg <= 1'b1;
+        online_reg <= '1;
+        for (int i = 0; i < NUM_CPUS; i++) begin
+            rmap_reg[i] <= QW'(i % NUM_QUEUES);
+            head_reg[i] <= 32'd0;
+            tail_reg[i] <= 32'd0;
+        end
+        for (int i = 0; i < NUM_QUEUES; i++) begin
+            tbl_log_reg[i] <= 5'd0;
+        end
+        stat_drv_stall_reg <= 32'd0;
+        stat_cmd_stall_reg <= 32'd0;
+        stat_fwd_reg <= 32'd0;
+    end
+end
+
+assign m_axis_rec_tvalid = rec_valid_reg;
+assign m_axis_rec_cpu_valid = rec_cpu_valid_reg;
+assign m_axis_rec_cpu = rec_cpu_reg;
+assign m_axis_rec_path = rec_path_reg;
+assign m_axis_rec_gate = rec_gate_reg;
+assign m_axis_rec_steer = rec_steer_reg;
+assign m_axis_rec_steer_queue = rec_steer_queue_reg;
+assign m_axis_rec_steer_flow_id = rec_steer_flow_id_reg;
+assign m_axis_rec_steer_rc = rec_steer_rc_reg;
+assign m_axis_rec_rflow_valid = rec_rflow_valid_reg;
+assign m_axis_rec_rflow_queue = rec_rflow_queue_reg;
+assign m_axis_rec_rflow_slot = rec_rflow_slot_reg;
+assign m_axis_rec_tail = rec_tail_reg;
+assign m_axis_rec_tag = rec_tag_reg;
+assign rsp_valid = rsp_valid_reg;
+assign rsp_status = rsp_status_reg;
+assign rsp_data0 = rsp_data0_reg;
+assign rsp_data1 = rsp_data1_reg;
+assign stat_drv_stall = stat_drv_stall_reg;
+assign stat_cmd_stall = stat_cmd_stall_reg;
+assign stat_fwd = stat_fwd_reg;
+
+endmodule
+
+`resetall

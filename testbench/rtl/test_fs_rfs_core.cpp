@@ -1,0 +1,933 @@
+// fs_rfs_core (the engine's kernel plane) against flowsteer::kernel::Kernel, packet by packet
+// and command by command, in one total order. The reference runs first (the same way
+// EngineModel drives it: every skb has a recorded RX queue, the engine is the driver); its
+// ndo_rx_flow_steer calls are recorded, and the RTL's driver port is answered from that list
+// in order (the test checks queue, flow_id and hash of every request). So both see the same
+// driver (a deterministic id allocator with sticky ids per hash and error injection).
+// Model parameters (hw/rfs_core.cmake): NUM_CPUS=16, NUM_QUEUES=8, SLOT_LOG2_MAX=6,
+// SOCK_LOG2_MAX=8, TAG_WIDTH=32.
+// FS_RFS_TRACE=file.fst dumps an FST trace of every RTL run of the test process.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "Vvfs_rfs_core.h"
+#include "flowsteer/kernel/kernel.h"
+#include "rtl_sim.h"
+#if FS_RFS_HAS_TRACE
+#include <verilated_fst_c.h>
+#endif
+
+namespace {
+
+using flowsteer::kernel::GateRow;
+using flowsteer::kernel::Kernel;
+using flowsteer::kernel::KernelConfig;
+using flowsteer::kernel::RxDecision;
+using flowsteer::kernel::SetRpsCpuPath;
+using flowsteer::kernel::Skb;
+using flowsteer::kernel::SlotMode;
+using flowsteer::kernel::Variant;
+
+constexpr uint32_t kCpus = 16;
+constexpr uint32_t kQueues = 8;
+constexpr uint32_t kSlotLog2Max = 6;
+constexpr uint32_t kSockLog2Max = 8;
+
+// command ops (fs_rfs_core.sv)
+enum Op : uint8_t {
+  kSockRecord = 1, kSockDelete = 2, kSockSize = 3, kQueueTable = 4, kHeadAdd = 5,
+  kSetHeadTail = 6, kReadHeadTail = 7, kMayExpire = 8, kSetOnline = 9, kSetRmap = 10,
+  kSetNrCpuIds = 11, kSetMode = 12,
+};
+
+struct Ev {
+  bool is_cmd = false;
+  // packet
+  uint32_t hash = 0;
+  uint8_t queue = 0;
+  bool steerable = true;
+  // command
+  uint8_t op = 0;
+  uint16_t addr = 0;
+  uint32_t d0 = 0, d1 = 0;
+  // expectations
+  RxDecision dec;
+  int32_t status = 0;
+  bool check_data = false;
+  uint32_t data0 = 0, data1 = 0;
+};
+
+struct Call {
+  uint16_t queue;
+  uint32_t flow_id;
+  uint32_t hash;
+  int rc;
+};
+
+// The test's ndo_rx_flow_steer: the engine's rejection of non-steerable frames, then a
+// deterministic allocator (ids counter % 0xFFFF, sticky per hash like a filter re-target),
+// error injection and rare out-of-u16 ids.
+class RefDriver : public flowsteer::kernel::RxFlowSteer {
+ public:
+  explicit RefDriver(uint64_t seed) : rng_(seed) {}
+  double err_rate = 0.0, big_rate = 0.0, sticky = 0.85;
+  std::deque<int> forced;  // directed tests: next answers
+  std::vector<Call> calls;
+  int32_t counter = 0;
+
+  int ndo_rx_flow_steer(const Skb& skb, uint16_t q, uint32_t fid) override {
+    if (!skb.dissect_ok) return -EPROTONOSUPPORT;  // never reaches the driver port
+    int rc;
+    if (!forced.empty()) {
+      rc = forced.front();
+      forced.pop_front();
+    } else if (uni() < err_rate) {
+      static const int errs[] = {-ENOSPC, -EBUSY, -EADDRINUSE};
+      rc = errs[rng_() % 3];
+    } else if (uni() < big_rate) {
+      rc = int(0x10000 + rng_() % 0x10000);
+    } else {
+      auto it = ids_.find(skb.hash);
+      if (it != ids_.end() && uni() < sticky) {
+        rc = it->second;
+      } else {
+        counter = int32_t(uint32_t(counter) + 1u);
+        rc = counter % 0xFFFF;
+        ids_[skb.hash] = rc;
+      }
+    }
+    calls.push_back({q, fid, skb.hash, rc});
+    return rc;
+  }
+
+ private:
+  double uni() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
+  std::mt19937_64 rng_;
+  std::map<uint32_t, int> ids_;
+};
+
+struct Timing {
+  double in_gap = 0.0;     // probability an input is withheld in a clock
+  double out_ready = 1.0;  // m_axis_rec_tready probability
+  double req_ready = 1.0;  // m_drv_req_ready probability
+  int rsp_delay_max = 0;   // driver response delay 0..max clocks
+};
+
+struct RunStats {
+  uint64_t cycles = 0, packets = 0, commands = 0, drv_stall = 0, cmd_stall = 0, fwd = 0;
+};
+
+// Coverage of the runs of one test (each test runs in its own process under ctest).
+std::array<uint64_t, flowsteer::kernel::kSetRpsCpuPathCount> g_path{};
+std::array<uint64_t, flowsteer::kernel::kGateRowCount> g_gate{};
+
+class Bench {
+ public:
+  Bench(uint32_t nr_cpu_ids, Variant v, SlotMode m, bool ntuple = true, uint64_t seed = 1)
+      : drv(seed * 7919 + 13), mode_(m) {
+    KernelConfig c;
+    c.nr_cpu_ids = nr_cpu_ids;
+    c.num_rx_queues = kQueues;
+    c.variant = v;
+    c.slot_mode = m;
+    c.ntuple = ntuple;
+    ref = std::make_unique<Kernel>(c);
+    ref->set_driver(&drv);
+    patched_ = v == Variant::kPatched;
+    ntuple_ = ntuple;
+    push_cmd(kSetNrCpuIds, 0, nr_cpu_ids, 0);
+    push_cmd(kSetMode, 0, mode_word(), 0);
+  }
+
+  // ---- the total order, applied to the reference as it is built
+  RxDecision pkt(uint32_t hash, uint8_t queue, bool steerable = true) {
+    Ev e;
+    e.hash = hash;
+    e.queue = queue;
+    e.steerable = steerable;
+    Skb skb;
+    skb.hash = hash;
+    skb.rx_queue = queue;
+    skb.dissect_ok = steerable;
+    e.dec = ref->netif_receive_skb(skb);
+    evs.push_back(e);
+    return e.dec;
+  }
+  void sock_record(uint32_t hash, uint32_t cpu) {
+    ref->rps_record_sock_flow(hash, cpu);
+    push_cmd(kSockRecord, 0, hash, cpu);
+  }
+  void sock_delete(uint32_t hash) {
+    ref->sock_rps_delete_flow(hash);
+    push_cmd(kSockDelete, 0, hash, 0);
+  }
+  void sock_size(int log2) {  // -1 removes
+    int rc = ref->set_rps_sock_flow_entries(log2 < 0 ? 0 : (uint64_t(1) << log2));
+    push_cmd(kSockSize, 0, log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1).status = rc;
+  }
+  void queue_table(uint32_t q, int log2) {  // -1 removes
+    int rc = ref->store_rps_flow_cnt(q, log2 < 0 ? 0 : (uint64_t(1) << log2));
+    push_cmd(kQueueTable, uint16_t(q), log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1).status =
+        rc;
+  }
+  void head_add(uint32_t cpu, uint32_t n) {
+    ref->input_queue_head_add(cpu, n);
+    push_cmd(kHeadAdd, uint16_t(cpu), n, 0);
+  }
+  void set_head_tail(uint32_t cpu, uint32_t head, uint32_t tail) {
+    ref->set_backlog_counters(cpu, head, tail);
+    push_cmd(kSetHeadTail, uint16_t(cpu), head, tail);
+  }
+  void read_head_tail(uint32_t cpu) {
+    Ev& e = push_cmd(kReadHeadTail, uint16_t(cpu), 0, 0);
+    e.check_data = true;
+    e.data0 = ref->head(cpu);
+    e.data1 = ref->tail(cpu);
+  }
+  bool may_expire(uint32_t q, uint32_t flow_id, uint16_t id) {
+    bool r = ref->rps_may_expire_flow(uint16_t(q), flow_id, id);
+    Ev& e = push_cmd(kMayExpire, uint16_t(q), flow_id, id);
+    e.check_data = true;
+    e.data0 = r ? 1 : 0;
+    return r;
+  }
+  void set_online(uint32_t cpu, bool on) {
+    ref->set_cpu_online(cpu, on);
+    push_cmd(kSetOnline, uint16_t(cpu), on ? 1 : 0, 0);
+  }
+  void set_rmap(uint32_t cpu, uint16_t q) {
+    ref->set_rmap_entry(cpu, q);
+    push_cmd(kSetRmap, uint16_t(cpu), q, 0);
+  }
+  void set_variant(Variant v) {
+    ref->set_variant(v);
+    patched_ = v == Variant::kPatched;
+    push_cmd(kSetMode, 0, mode_word(), 0);
+  }
+  void set_ntuple(bool on) {
+    ref->set_ntuple(on);
+    ntuple_ = on;
+    push_cmd(kSetMode, 0, mode_word(), 0);
+  }
+
+  // ---- the RTL run
+  RunStats run_rtl(const Timing& t, uint64_t seed, const std::string& label) {
+    RunStats st;
+    fs_tb::Sim<Vvfs_rfs_core> sim(seed);
+    auto& d = sim.dut();
+    std::mt19937_64 rng(seed ^ 0x5DEECE66Dull);
+    auto uni = [&] { return std::uniform_real_distribution<double>(0, 1)(rng); };
+#if FS_RFS_HAS_TRACE
+    std::unique_ptr<VerilatedFstC> fst;
+    if (const char* path = std::getenv("FS_RFS_TRACE")) {
+      Verilated::traceEverOn(true);
+      fst = std::make_unique<VerilatedFstC>();
+      d.trace(fst.get(), 99);
+      fst->open(path);
+    }
+#endif
+    // drive every input before reset
+    d.clk = 0;
+    d.rst = 1;
+    d.s_axis_pkt_tvalid = 0;
+    d.s_axis_pkt_hash = 0;
+    d.s_axis_pkt_queue = 0;
+    d.s_axis_pkt_steerable = 0;
+    d.s_axis_pkt_tag = 0;
+    d.m_axis_rec_tready = 0;
+    d.m_drv_req_ready = 0;
+    d.s_drv_rsp_valid = 0;
+    d.s_drv_rsp_rc = 0;
+    d.cmd_valid = 0;
+    d.cmd_op = 0;
+    d.cmd_addr = 0;
+    d.cmd_data0 = 0;
+    d.cmd_data1 = 0;
+    sim.reset();
+
+    std::vector<size_t> pkt_idx, cmd_idx;  // events in order, split by kind
+    for (size_t i = 0; i < evs.size(); ++i) (evs[i].is_cmd ? cmd_idx : pkt_idx).push_back(i);
+    size_t in = 0, rec = 0, rsp = 0, call = 0;
+    bool rsp_pending = false;
+    int rsp_wait = 0;
+    int rsp_rc = 0;
+    const uint64_t bound = 200 + 40 * uint64_t(evs.size()) + (uint64_t(1) << 16) * cmd_idx.size() / 64;
+    bool ok = true;
+    auto fail = [&](const std::string& what, size_t ev) {
+      ADD_FAILURE() << label << " seed " << seed << " event " << ev << " (cycle " << st.cycles
+                    << "): " << what;
+      ok = false;
+    };
+    while ((rec < pkt_idx.size() || rsp < cmd_idx.size()) && ok) {
+      if (st.cycles > bound) {
+        fail("cycle bound exceeded: records " + std::to_string(rec) + "/" +
+                 std::to_string(pkt_idx.size()) + ", responses " + std::to_string(rsp) + "/" +
+                 std::to_string(cmd_idx.size()),
+             in);
+        break;
+      }
+      // inputs for this clock
+      bool offer = in < evs.size() && uni() >= t.in_gap;
+      d.s_axis_pkt_tvalid = 0;
+      d.cmd_valid = 0;
+      if (offer) {
+        const Ev& e = evs[in];
+        if (e.is_cmd) {
+          d.cmd_valid = 1;
+          d.cmd_op = e.op;
+          d.cmd_addr = e.addr;
+          d.cmd_data0 = e.d0;
+          d.cmd_data1 = e.d1;
+        } else {
+          d.s_axis_pkt_tvalid = 1;
+          d.s_axis_pkt_hash = e.hash;
+          d.s_axis_pkt_queue = e.queue;
+          d.s_axis_pkt_steerable = e.steerable;
+          d.s_axis_pkt_tag = uint32_t(in);
+        }
+      } else {  // junk on idle inputs
+        d.s_axis_pkt_hash = uint32_t(rng());
+        d.cmd_op = uint8_t(rng() & 15);
+      }
+      d.m_axis_rec_tready = uni() < t.out_ready;
+      d.m_drv_req_ready = uni() < t.req_ready;
+      d.s_drv_rsp_valid = rsp_pending && rsp_wait == 0;
+      d.s_drv_rsp_rc = uint32_t(rsp_rc);
+      sim.settle();
+
+      // handshakes at the coming edge
+      if (d.s_axis_pkt_tvalid && d.s_axis_pkt_tready) ++in;
+      if (d.cmd_valid && d.cmd_ready) ++in;
+      if (d.m_axis_rec_tvalid && d.m_axis_rec_tready) {
+        if (rec >= pkt_idx.size()) {
+          fail("extra record", 0);
+          break;
+        }
+        check_record(d, pkt_idx[rec], fail);
+        ++rec;
+      }
+      if (d.s_drv_rsp_valid && d.s_drv_rsp_ready) rsp_pending = false;
+      if (d.m_drv_req_valid && d.m_drv_req_ready) {
+        if (rsp_pending) fail("driver request while a response is pending", 0);
+        if (call >= drv.calls.size()) {
+          fail("driver request the reference did not make", 0);
+          break;
+        }
+        const Call& c = drv.calls[call++];
+        if (d.m_drv_req_queue != c.queue || d.m_drv_req_flow_id != c.flow_id ||
+            d.m_drv_req_hash != c.hash)
+          fail("driver request mismatch: rtl q " + std::to_string(d.m_drv_req_queue) + " fid " +
+                   std::to_string(d.m_drv_req_flow_id) + " hash " +
+                   std::to_string(d.m_drv_req_hash) + ", ref q " + std::to_string(c.queue) +
+                   " fid " + std::to_string(c.flow_id) + " hash " + std::to_string(c.hash),
+               d.m_drv_req_tag);
+        rsp_pending = true;
+        rsp_rc = c.rc;
+        rsp_wait = t.rsp_delay_max ? int(rng() % uint64_t(t.rsp_delay_max + 1)) : 0;
+      } else if (rsp_pending && rsp_wait > 0) {
+        --rsp_wait;
+      }
+      if (d.rsp_valid) {
+        if (rsp >= cmd_idx.size()) {
+          fail("extra command response", 0);
+          break;
+        }
+        const Ev& e = evs[cmd_idx[rsp]];
+        if (int32_t(d.rsp_status) != e.status)
+          fail("command status " + std::to_string(int32_t(d.rsp_status)) + " expected " +
+                   std::to_string(e.status) + " op " + std::to_string(e.op),
+               cmd_idx[rsp]);
+        if (e.check_data && (d.rsp_data0 != e.data0 || d.rsp_data1 != e.data1))
+          fail("command data " + std::to_string(d.rsp_data0) + "," + std::to_string(d.rsp_data1) +
+                   " expected " + std::to_string(e.data0) + "," + std::to_string(e.data1) +
+                   " op " + std::to_string(e.op),
+               cmd_idx[rsp]);
+        ++rsp;
+      }
+      sim.tick();
+      ++st.cycles;
+#if FS_RFS_HAS_TRACE
+      if (fst) fst->dump(sim.cycles() * 10);
+#endif
+    }
+    if (ok && call != drv.calls.size()) fail("driver calls missing", 0);
+    st.packets = pkt_idx.size();
+    st.commands = cmd_idx.size();
+    st.drv_stall = d.stat_drv_stall;
+    st.cmd_stall = d.stat_cmd_stall;
+    st.fwd = d.stat_fwd;
+#if FS_RFS_HAS_TRACE
+    if (fst) fst->close();
+#endif
+    if (ok) {
+      for (size_t i : pkt_idx) {
+        ++g_path[size_t(evs[i].dec.path)];
+        ++g_gate[size_t(evs[i].dec.gate)];
+      }
+    }
+    return st;
+  }
+
+  RefDriver drv;
+  std::unique_ptr<Kernel> ref;
+  std::vector<Ev> evs;
+
+ private:
+  uint32_t mode_word() const {
+    return (patched_ ? 1u : 0u) | (mode_ == SlotMode::kMask ? 2u : 0u) | (ntuple_ ? 4u : 0u);
+  }
+  Ev& push_cmd(uint8_t op, uint16_t addr, uint32_t d0, uint32_t d1) {
+    Ev e;
+    e.is_cmd = true;
+    e.op = op;
+    e.addr = addr;
+    e.d0 = d0;
+    e.d1 = d1;
+    evs.push_back(e);
+    return evs.back();
+  }
+  template <class Fail>
+  void check_record(const Vvfs_rfs_core& d, size_t ev, Fail& fail) {
+    const RxDecision& x = evs[ev].dec;
+    std::string m;
+    auto chk = [&](const char* what, uint64_t got, uint64_t want) {
+      if (got != want)
+        m += std::string(" ") + what + " rtl " + std::to_string(got) + " ref " +
+             std::to_string(want) + ";";
+    };
+    chk("tag", d.m_axis_rec_tag, ev);
+    chk("cpu_valid", d.m_axis_rec_cpu_valid, x.cpu >= 0);
+    if (x.cpu >= 0) chk("cpu", d.m_axis_rec_cpu, uint32_t(x.cpu));
+    chk("path", d.m_axis_rec_path, uint32_t(x.path));
+    chk("gate", d.m_axis_rec_gate, uint32_t(x.gate));
+    chk("steer", d.m_axis_rec_steer, x.steer.called);
+    if (x.steer.called) {
+      chk("steer_queue", d.m_axis_rec_steer_queue, x.steer.queue);
+      chk("steer_flow_id", d.m_axis_rec_steer_flow_id, x.steer.flow_id);
+      chk("steer_rc", d.m_axis_rec_steer_rc, uint32_t(x.steer.rc));
+    }
+    chk("rflow_valid", d.m_axis_rec_rflow_valid, x.rflow.valid());
+    if (x.rflow.valid()) {
+      chk("rflow_queue", d.m_axis_rec_rflow_queue, uint32_t(x.rflow.queue));
+      chk("rflow_slot", d.m_axis_rec_rflow_slot, x.rflow.slot);
+    }
+    chk("tail", d.m_axis_rec_tail, x.enqueued ? x.tail : 0);
+    if (!m.empty())
+      fail("record mismatch (hash " + std::to_string(evs[ev].hash) + " q " +
+               std::to_string(evs[ev].queue) + "):" + m,
+           ev);
+  }
+
+  SlotMode mode_;
+  bool patched_ = true;
+  bool ntuple_ = true;
+};
+
+const Timing kFast{};                       // no gaps, no back-pressure, driver answers at once
+const Timing kRough{0.3, 0.7, 0.6, 3};      // gaps, back-pressure, slow driver
+
+void run_both(Bench& b, const std::string& label) {
+  b.run_rtl(kFast, 11, label + "/fast");
+  b.run_rtl(kRough, 12, label + "/rough");
+}
+
+uint32_t slot_of(uint32_t h, unsigned log, SlotMode m) {
+  if (m == SlotMode::kMask) return h & ((1u << log) - 1);
+  return log == 0 ? 0 : uint32_t(h * 0x61C88647u) >> (32 - log);
+}
+
+// a hash whose slot in a 2^log table is `slot` (searching from `start`)
+uint32_t hash_for_slot(uint32_t start, unsigned log, uint32_t slot, SlotMode m) {
+  for (uint32_t h = start;; ++h)
+    if (h != 0 && slot_of(h, log, m) == slot) return h;
+}
+
+// ------------------------------------------------------------------ directed cases
+
+// The seed experiment's pair (spec 3.2 consequences): two active flows whose target slot is
+// the same. Original: the second overwrites the slot and the first filter becomes expirable.
+// Patched: the second is skipped at the gate, the first filter stays.
+TEST(RfsCore, SeedTwoFlowsOneSlot) {
+  for (Variant v : {Variant::kOriginal, Variant::kPatched}) {
+    for (SlotMode m : {SlotMode::kLog, SlotMode::kMask}) {
+      Bench b(16, v, m);
+      b.sock_size(8);
+      for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, 2);
+      uint32_t ha = hash_for_slot(0x12345600, 2, 1, m);
+      uint32_t hb = hash_for_slot(ha + 1, 2, 1, m);
+      while ((hb & 0xFF) == (ha & 0xFF)) hb = hash_for_slot(hb + 1, 2, 1, m);
+      b.sock_record(ha, 1);   // CPU 1 -> queue 1
+      b.sock_record(hb, 9);   // CPU 9 -> queue 1
+      RxDecision a = b.pkt(ha, 0);
+      ASSERT_EQ(a.path, SetRpsCpuPath::kSteered);
+      int ida = a.steer.rc;
+      RxDecision bb = b.pkt(hb, 0);
+      if (v == Variant::kOriginal) {
+        EXPECT_EQ(bb.path, SetRpsCpuPath::kSteered);
+        EXPECT_EQ(bb.steer.flow_id, a.steer.flow_id);
+        EXPECT_TRUE(b.may_expire(1, a.steer.flow_id, uint16_t(ida)));
+      } else {
+        EXPECT_EQ(bb.path, SetRpsCpuPath::kGateSkip);
+        EXPECT_EQ(bb.gate, GateRow::kSkipOtherFlow);
+        EXPECT_FALSE(b.may_expire(1, a.steer.flow_id, uint16_t(ida)));
+      }
+      // both flows keep sending on their RSS queue and the steered queue
+      for (int i = 0; i < 6; ++i) {
+        b.pkt(ha, uint8_t(i & 1 ? 1 : 0));
+        b.pkt(hb, uint8_t(i & 1 ? 1 : 0));
+      }
+      b.read_head_tail(1);
+      b.read_head_tail(9);
+      run_both(b, std::string("seed/") + flowsteer::kernel::variant_name(v) + "/" +
+                      flowsteer::kernel::slot_mode_name(m));
+    }
+  }
+}
+
+// Every row of the spec 3.2 gate table, on one target slot.
+TEST(RfsCore, GateRows) {
+  for (SlotMode m : {SlotMode::kLog, SlotMode::kMask}) {
+    Bench b(16, Variant::kPatched, m);
+    b.sock_size(8);
+    for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, 1);
+    uint32_t ha = hash_for_slot(0x40000000, 1, 0, m);
+    uint32_t hb = hash_for_slot(ha + 1, 1, 0, m);
+    while ((hb & 0xFF) == (ha & 0xFF)) hb = hash_for_slot(hb + 1, 1, 0, m);
+    std::array<int, 6> seen{};
+    auto note = [&](const RxDecision& d) { ++seen[size_t(d.gate)]; };
+    b.sock_record(ha, 2);                // queue 2
+    note(b.pkt(ha, 0));                  // no filter -> steer
+    note(b.pkt(ha, 0));                  // same flow, same CPU, active -> skip
+    note(b.pkt(hb, 1));                  // no sock entry for hb yet -> not evaluated
+    b.sock_record(hb, 10);               // queue 2 as well
+    note(b.pkt(hb, 1));                  // active, other hash -> skip
+    b.sock_record(ha, 10);               // the flow moves to CPU 10 (queue 2)
+    note(b.pkt(ha, 3));                  // active, same hash, new CPU -> steer
+    uint32_t w = m == SlotMode::kMask ? 10 * 1 : 10 * 2;
+    b.head_add(10, w + 5);               // everything on CPU 10 dequeued long ago
+    b.sock_record(hb, 2);
+    note(b.pkt(hb, 4));                  // inactive -> steer over the stale slot
+    for (int g = 1; g < 6; ++g) EXPECT_GT(seen[size_t(g)], 0) << "gate row " << g;
+    run_both(b, std::string("gates/") + flowsteer::kernel::slot_mode_name(m));
+  }
+}
+
+// In-order hold (G5e) and the exactly-0 boundary of int32(head - last_qtail) >= 0.
+TEST(RfsCore, InOrderHoldBoundary) {
+  Bench b(16, Variant::kPatched, SlotMode::kLog);
+  b.sock_size(6);
+  b.queue_table(0, 3);
+  b.set_ntuple(false);  // software RFS only: the slot stays on queue 0
+  const uint32_t h = 0x00ABCD01;
+  b.sock_record(h, 2);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(b.pkt(h, 0).cpu, 2);
+  b.sock_record(h, 3);
+  RxDecision d = b.pkt(h, 0);  // 6 outstanding on CPU 2: hold
+  EXPECT_EQ(d.cpu, 2);
+  EXPECT_EQ(d.path, SetRpsCpuPath::kNotCalled);
+  b.head_add(2, 5);            // head - last_qtail = -1: hold
+  EXPECT_EQ(b.pkt(h, 0).cpu, 2);
+  b.head_add(2, 6);            // exactly 0: switch
+  d = b.pkt(h, 0);
+  EXPECT_EQ(d.cpu, 3);
+  EXPECT_EQ(d.path, SetRpsCpuPath::kNoAccel);
+  b.read_head_tail(2);
+  b.read_head_tail(3);
+  run_both(b, "inorder");
+}
+
+// u32 wrap of head and tail (spec 5: modulo 2^32, signed differences).
+TEST(RfsCore, HeadTailWrap) {
+  Bench b(16, Variant::kOriginal, SlotMode::kLog);
+  b.sock_size(6);
+  b.queue_table(0, 2);
+  b.set_ntuple(false);
+  const uint32_t h = 0x7777AB05;
+  b.set_head_tail(4, 0xFFFFFFF8u, 0xFFFFFFF8u);
+  b.set_head_tail(5, 0x7FFFFFF0u, 0x7FFFFFF0u);
+  b.sock_record(h, 4);
+  for (int i = 0; i < 12; ++i) b.pkt(h, 0);  // tail[4] wraps past 0
+  b.read_head_tail(4);
+  b.sock_record(h, 5);
+  EXPECT_EQ(b.pkt(h, 0).cpu, 4);             // held: head - last_qtail < 0 across the wrap
+  b.head_add(4, 11);
+  EXPECT_EQ(b.pkt(h, 0).cpu, 4);
+  b.head_add(4, 3);
+  EXPECT_EQ(b.pkt(h, 0).cpu, 5);             // exactly 0 after the wrap
+  for (int i = 0; i < 20; ++i) b.pkt(h, 0);  // tail[5] crosses 2^31
+  b.head_add(5, 0x90000000u);                // difference >= 2^31 flips sign
+  b.sock_record(h, 4);
+  b.pkt(h, 0);
+  b.read_head_tail(4);
+  b.read_head_tail(5);
+  run_both(b, "wrap");
+}
+
+// Activity window 10*size-1 (active) and 10*size (inactive), V-log and V-mask (10*(size-1)).
+TEST(RfsCore, ActivityWindowBoundary) {
+  for (SlotMode m : {SlotMode::kLog, SlotMode::kMask}) {
+    for (unsigned log : {0u, 2u, 5u}) {
+      Bench b(16, Variant::kPatched, m);
+      b.sock_size(8);
+      for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, int(log));
+      const uint32_t win = m == SlotMode::kLog ? (10u << log) : 10u * ((1u << log) - 1);
+      uint32_t ha = hash_for_slot(0x51000000, log, 0, m);
+      uint32_t hb = hash_for_slot(ha + 1, log, 0, m);
+      while ((hb & 0xFF) == (ha & 0xFF)) hb = hash_for_slot(hb + 1, log, 0, m);
+      b.sock_record(ha, 3);
+      RxDecision a = b.pkt(ha, 0);  // steered to queue 3, P.last_qtail = tail[3] = 1
+      ASSERT_EQ(a.path, SetRpsCpuPath::kSteered);
+      b.sock_record(hb, 11);        // queue 3, same slot
+      if (win > 0) {
+        b.head_add(3, win);         // head 0 + win - 1... head - last_qtail = win - 1
+        EXPECT_FALSE(b.may_expire(3, a.steer.flow_id, uint16_t(a.steer.rc)));
+        RxDecision x = b.pkt(hb, 0);
+        EXPECT_EQ(x.gate, GateRow::kSkipOtherFlow);
+        b.head_add(3, 1);           // exactly the window
+      } else {
+        b.head_add(3, 1);
+      }
+      EXPECT_TRUE(b.may_expire(3, a.steer.flow_id, uint16_t(a.steer.rc)));
+      b.sock_record(hb, 12);        // queue 4 for a fresh gate on hb's own slot is fine too
+      b.sock_record(hb, 11);
+      b.pkt(hb, 1);                 // inactive now: steer
+      b.read_head_tail(3);
+      run_both(b, std::string("window/") + flowsteer::kernel::slot_mode_name(m) + "/" +
+                      std::to_string(log));
+    }
+  }
+}
+
+// next_cpu >= nr_cpu_ids (S1), including the initial 0x0000FFFF entry's ident match.
+TEST(RfsCore, NextCpuInvalid) {
+  Bench b(12, Variant::kPatched, SlotMode::kLog);  // rps_cpu_mask 15
+  b.sock_size(4);
+  for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, 3);
+  const uint32_t h = 0x00ABC101;
+  b.sock_record(h, 13);
+  RxDecision d = b.pkt(h, 0);
+  EXPECT_EQ(d.path, SetRpsCpuPath::kInvalidCpu);
+  EXPECT_EQ(d.cpu, -1);
+  b.pkt(h, 0);
+  b.sock_record(h, 5);
+  b.pkt(h, 0);
+  EXPECT_EQ(b.pkt(0x0000FFF2, 1).path, SetRpsCpuPath::kInvalidCpu);  // initial entry, cpu 15
+  b.pkt(0x0000FFF3, 1);
+  b.may_expire(5 % kQueues, 0, 1);
+  run_both(b, "nextcpu");
+}
+
+// Offline CPUs: an offline old CPU is left at once; an offline next CPU gets the slot but no
+// packet (G5f).
+TEST(RfsCore, OfflineCpus) {
+  Bench b(16, Variant::kPatched, SlotMode::kLog);
+  b.sock_size(8);
+  for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, 3);
+  const uint32_t h = 0x0BADF00D;
+  b.set_ntuple(false);
+  b.sock_record(h, 2);
+  for (int i = 0; i < 3; ++i) b.pkt(h, 0);
+  b.set_online(2, false);
+  b.sock_record(h, 3);
+  EXPECT_EQ(b.pkt(h, 0).cpu, 3);  // old CPU offline: switch although packets are queued
+  b.set_online(4, false);
+  b.sock_record(h, 4);
+  b.head_add(3, 100);
+  RxDecision d = b.pkt(h, 0);
+  EXPECT_EQ(d.cpu, -1);
+  EXPECT_EQ(d.path, SetRpsCpuPath::kNoAccel);
+  b.pkt(h, 0);
+  b.set_online(4, true);
+  b.pkt(h, 0);
+  b.set_ntuple(true);
+  b.set_online(6, false);
+  b.sock_record(h, 6);
+  b.head_add(4, 100);
+  b.pkt(h, 0);                      // steered, but CPU 6 offline: no CPU
+  b.pkt(h, 6);
+  b.read_head_tail(6);
+  run_both(b, "offline");
+}
+
+// Queues without a table (G3 / S4) and a resize (full reset of the queue's slots).
+TEST(RfsCore, NoTableAndResize) {
+  Bench b(16, Variant::kPatched, SlotMode::kLog);
+  b.sock_size(8);
+  b.queue_table(0, 4);
+  const uint32_t h = 0x31415926;
+  b.sock_record(h, 5);                               // queue 5 has no table
+  EXPECT_EQ(b.pkt(h, 0).path, SetRpsCpuPath::kNoTargetTable);
+  EXPECT_EQ(b.pkt(h, 1).cpu, -1);                    // arrival queue without a table
+  b.queue_table(5, 2);
+  b.head_add(5, 10);
+  b.sock_record(h, 13);                              // queue 5
+  RxDecision d = b.pkt(h, 0);
+  EXPECT_EQ(d.path, SetRpsCpuPath::kSteered);
+  b.pkt(h, 5);
+  EXPECT_FALSE(b.may_expire(5, d.steer.flow_id, uint16_t(d.steer.rc)));
+  b.queue_table(5, 2);                               // same size: still a full reset
+  EXPECT_TRUE(b.may_expire(5, d.steer.flow_id, uint16_t(d.steer.rc)));
+  b.pkt(h, 5);
+  b.pkt(h, 0);
+  b.queue_table(0, 6);                               // resize the arrival queue
+  b.pkt(h, 0);
+  b.queue_table(0, -1);
+  b.pkt(h, 0);
+  b.sock_size(-1);
+  b.queue_table(0, 0);
+  b.pkt(h, 0);
+  b.sock_size(3);
+  b.sock_record(h, 13);
+  b.pkt(h, 0);
+  b.sock_size(3);                                    // same size keeps the entries
+  b.pkt(h, 0);
+  b.sock_delete(h);
+  b.pkt(h, 0);
+  b.queue_table(9, 2);                               // bad queue: -EINVAL
+  run_both(b, "resize");
+}
+
+// rps_may_expire_flow answers (spec 4.2).
+TEST(RfsCore, MayExpire) {
+  for (SlotMode m : {SlotMode::kLog, SlotMode::kMask}) {
+    Bench b(16, Variant::kOriginal, m);
+    b.sock_size(8);
+    for (uint32_t q = 0; q < 4; ++q) b.queue_table(q, 2);
+    const uint32_t h = 0x22220001;
+    b.sock_record(h, 1);
+    RxDecision d = b.pkt(h, 0);
+    ASSERT_EQ(d.path, SetRpsCpuPath::kSteered);
+    uint16_t id = uint16_t(d.steer.rc);
+    EXPECT_FALSE(b.may_expire(1, d.steer.flow_id, id));      // active, same id
+    EXPECT_TRUE(b.may_expire(1, d.steer.flow_id, id + 1));   // other id
+    EXPECT_TRUE(b.may_expire(1, 4, id));                     // flow_id >= size
+    EXPECT_TRUE(b.may_expire(6, d.steer.flow_id, id));       // no table
+    EXPECT_TRUE(b.may_expire(2, d.steer.flow_id, id));       // other queue's slot
+    b.head_add(1, m == SlotMode::kLog ? 38 : 28);
+    b.may_expire(1, d.steer.flow_id, id);                    // window - 1 (relative to lq 0)
+    b.head_add(1, 5);
+    EXPECT_TRUE(b.may_expire(1, d.steer.flow_id, id));
+    run_both(b, std::string("mayexpire/") + flowsteer::kernel::slot_mode_name(m));
+  }
+}
+
+// Driver errors, non-steerable frames, hash 0 and ids outside u16 (old.filter == rc).
+TEST(RfsCore, DriverAnswers) {
+  Bench b(16, Variant::kOriginal, SlotMode::kLog);
+  b.sock_size(8);
+  for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, 3);
+  const uint32_t h = 0x600DCAFE;
+  b.sock_record(h, 1);
+  b.drv.forced = {-ENOSPC, 7, 7, 0x10007, 7};
+  EXPECT_EQ(b.pkt(h, 0).path, SetRpsCpuPath::kDriverError);
+  b.sock_record(h, 2);
+  b.head_add(1, 10);
+  EXPECT_EQ(b.pkt(h, 0).path, SetRpsCpuPath::kSteered);    // id 7 into queue 2
+  b.pkt(h, 0);                                              // original: again, id 7
+  b.sock_record(h, 3);
+  b.head_add(2, 10);
+  b.pkt(h, 2);                                              // queue 2 slot -> queue 3, id 0x10007
+  EXPECT_FALSE(b.may_expire(2, slot_of(h, 3, SlotMode::kLog), 7));  // 7 != 0x10007 as int
+  b.sock_record(h, 4);
+  b.head_add(3, 10);
+  b.pkt(h, 2);                                              // id 7 again: old slot cleared
+  b.pkt(h, 5, false);                                       // not steerable: -EPROTONOSUPPORT
+  b.pkt(0, 0);                                              // no hash
+  b.may_expire(2, slot_of(h, 3, SlotMode::kLog), 7);
+  b.may_expire(4, slot_of(h, 3, SlotMode::kLog), 7);
+  run_both(b, "driver");
+}
+
+// ------------------------------------------------------------------ random mixes
+
+struct Flow {
+  uint32_t hash;
+  uint32_t cpu;
+  uint8_t rssq;
+};
+
+void random_mix(Bench& b, std::mt19937_64& rng, size_t packets, uint32_t nr, SlotMode m) {
+  auto uni = [&] { return std::uniform_real_distribution<double>(0, 1)(rng); };
+  auto rnd = [&](uint64_t n) { return uint32_t(rng() % n); };
+  Kernel& k = *b.ref;
+  const uint32_t cpu_span = nr < 16 ? 16 : nr;  // up to rps_cpu_mask: next_cpu >= nr happens
+  b.sock_size(int(2 + rnd(kSockLog2Max - 1)));
+  for (uint32_t q = 0; q < kQueues; ++q)
+    b.queue_table(q, uni() < 0.1 ? -1 : int(rnd(kSlotLog2Max + 1) % 5));
+  std::vector<Flow> flows(8 + rnd(40));
+  for (size_t i = 0; i < flows.size(); ++i) {
+    Flow& f = flows[i];
+    double r = uni();
+    if (i > 0 && r < 0.06) f.hash = flows[i - 1].hash;                       // hash twins
+    else if (r < 0.12) f.hash = 0x0000FFF0u | rnd(16);                        // initial-entry ident
+    else if (r < 0.3 && i > 0) f.hash = flows[i - 1].hash ^ (1u << (4 + rnd(28)));  // near twins
+    else f.hash = uint32_t(rng()) | 1u;
+    f.cpu = rnd(nr);
+    f.rssq = uint8_t(rnd(kQueues));
+    if (uni() < 0.8) b.sock_record(f.hash, f.cpu);
+  }
+  size_t last = 0;
+  std::vector<std::array<uint32_t, 3>> steers;  // q, fid, id
+  (void)m;
+  for (size_t n = 0; n < packets;) {
+    if (uni() < 0.07) {
+      double r = uni();
+      Flow& f = flows[rnd(uint32_t(flows.size()))];
+      uint32_t c = rnd(nr);
+      if (r < 0.28) {
+        if (uni() < 0.4) f.cpu = uni() < 0.05 ? rnd(cpu_span) : rnd(nr);
+        b.sock_record(f.hash, f.cpu);
+      } else if (r < 0.55) {
+        uint32_t backlog = k.tail(c) - k.head(c);
+        uint32_t add = uni() < 0.01 ? uint32_t(rng()) : (backlog ? rnd(uint64_t(backlog) + 1) : rnd(3));
+        if (uni() < 0.2) add = backlog;
+        b.head_add(c, add);
+      } else if (r < 0.66) {
+        if (!steers.empty() && uni() < 0.8) {
+          auto s = steers[rnd(uint32_t(steers.size()))];
+          b.may_expire(s[0], s[1], uint16_t(s[2]));
+        } else {
+          b.may_expire(rnd(kQueues + 2), rnd(80), uint16_t(rnd(0x10000)));
+        }
+      } else if (r < 0.71) {
+        b.read_head_tail(c);
+      } else if (r < 0.76) {
+        b.set_online(c, uni() < 0.7);
+      } else if (r < 0.80) {
+        b.set_rmap(c, uint16_t(rnd(kQueues)));
+      } else if (r < 0.84) {
+        b.queue_table(rnd(kQueues), uni() < 0.1 ? -1 : int(rnd(kSlotLog2Max + 1)) % 5);
+      } else if (r < 0.87) {
+        b.sock_delete(f.hash);
+      } else if (r < 0.90) {
+        b.set_variant(uni() < 0.5 ? Variant::kOriginal : Variant::kPatched);
+      } else if (r < 0.92) {
+        b.set_ntuple(uni() < 0.8);
+      } else if (r < 0.94) {
+        b.sock_size(uni() < 0.05 ? -1 : int(2 + rnd(kSockLog2Max - 1)));
+      } else if (r < 0.96) {
+        uint32_t hd = uni() < 0.5 ? 0xFFFFFFF0u + rnd(16) : 0x7FFFFFF0u + rnd(16);
+        b.set_head_tail(c, hd, hd + rnd(4));
+      } else {
+        b.read_head_tail(c);
+      }
+      continue;
+    }
+    size_t i = uni() < 0.45 ? last : rnd(uint32_t(flows.size()));
+    last = i;
+    Flow& f = flows[i];
+    double r = uni();
+    uint8_t q = r < 0.55 ? f.rssq
+                         : r < 0.95 ? uint8_t(k.rmap_lookup(f.cpu < nr ? f.cpu : 0))
+                                    : uint8_t(rnd(kQueues));
+    uint32_t h = uni() < 0.005 ? 0 : f.hash;
+    RxDecision d = b.pkt(h, q, uni() < 0.93);
+    if (d.steer.called && d.steer.rc >= 0)
+      steers.push_back({d.steer.queue, d.steer.flow_id, uint32_t(d.steer.rc)});
+    if (steers.size() > 64) steers.erase(steers.begin());
+    ++n;
+  }
+  for (uint32_t c = 0; c < nr; ++c) b.read_head_tail(c);
+}
+
+TEST(RfsCore, RandomMixes) {
+  struct Cfg {
+    Variant v;
+    SlotMode m;
+    uint32_t nr;
+  };
+  const Cfg cfgs[] = {
+      {Variant::kPatched, SlotMode::kLog, 16},  {Variant::kOriginal, SlotMode::kLog, 16},
+      {Variant::kPatched, SlotMode::kMask, 16}, {Variant::kOriginal, SlotMode::kMask, 16},
+      {Variant::kPatched, SlotMode::kLog, 11},  {Variant::kOriginal, SlotMode::kMask, 6},
+      {Variant::kPatched, SlotMode::kMask, 13}, {Variant::kPatched, SlotMode::kLog, 16},
+  };
+  const Timing timings[] = {kFast, kRough, {0.05, 0.9, 0.9, 1}, {0.0, 0.5, 1.0, 0}};
+  g_path.fill(0);
+  g_gate.fill(0);
+  uint64_t total = 0;
+  RunStats sum;
+  for (uint64_t seed = 1; seed <= 16; ++seed) {
+    const Cfg& c = cfgs[seed % 8];
+    Bench b(c.nr, c.v, c.m, true, seed);
+    b.drv.err_rate = 0.05;
+    b.drv.big_rate = 0.01;
+    if (seed % 3 == 0) b.drv.counter = 0xFFF0;  // ids wrap through 0xFFFE -> 0
+    std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull);
+    random_mix(b, rng, 13000, c.nr, c.m);
+    RunStats st = b.run_rtl(timings[seed % 4], seed, "random seed " + std::to_string(seed));
+    total += st.packets;
+    sum.cycles += st.cycles;
+    sum.fwd += st.fwd;
+    sum.drv_stall += st.drv_stall;
+    sum.cmd_stall += st.cmd_stall;
+    if (HasFailure()) {
+      std::printf("random mix failed at seed %llu\n", (unsigned long long)seed);
+      return;
+    }
+  }
+  std::printf("random: %llu packets, %llu clocks, %llu forwarded views, %llu driver-stall, "
+              "%llu command-stall clocks\n",
+              (unsigned long long)total, (unsigned long long)sum.cycles,
+              (unsigned long long)sum.fwd, (unsigned long long)sum.drv_stall,
+              (unsigned long long)sum.cmd_stall);
+  EXPECT_GE(total, 200000u);
+  EXPECT_GT(sum.fwd, 1000u);
+  // every SetRpsCpuPath and GateRow value was produced (and matched) by these runs
+  for (int p = 0; p < flowsteer::kernel::kSetRpsCpuPathCount; ++p) {
+    std::printf("path %-16s %llu\n", flowsteer::kernel::path_name(SetRpsCpuPath(p)),
+                (unsigned long long)g_path[size_t(p)]);
+    EXPECT_GT(g_path[size_t(p)], 0u) << flowsteer::kernel::path_name(SetRpsCpuPath(p));
+  }
+  for (int g = 0; g < flowsteer::kernel::kGateRowCount; ++g) {
+    std::printf("gate %-17s %llu\n", flowsteer::kernel::gate_row_name(GateRow(g)),
+                (unsigned long long)g_gate[size_t(g)]);
+    EXPECT_GT(g_gate[size_t(g)], 0u) << flowsteer::kernel::gate_row_name(GateRow(g));
+  }
+}
+
+// Packets per clock with no input gaps, no back-pressure and no commands: steady traffic
+// that needs no driver call (every flow settled) and the same traffic with steers.
+TEST(RfsCore, Throughput) {
+  for (int with_steers = 0; with_steers < 2; ++with_steers) {
+    Bench b(16, Variant::kPatched, SlotMode::kLog);
+    b.sock_size(8);
+    for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, 6);
+    std::mt19937_64 rng(99);
+    std::vector<uint32_t> hs;
+    for (int i = 0; i < 32; ++i) {
+      uint32_t h = uint32_t(rng()) | 1u;
+      hs.push_back(h);
+      b.sock_record(h, uint32_t(i % 16));
+    }
+    if (!with_steers) b.set_ntuple(false);
+    size_t warm = b.evs.size();
+    for (int i = 0; i < 20000; ++i) {
+      uint32_t h = hs[size_t(i % 3 == 0 ? (i / 3) % 32 : rng() % 32)];
+      b.pkt(h, uint8_t(i % 5 ? 0 : rng() % kQueues));
+      if (with_steers && i % 500 == 0) b.sock_record(h, uint32_t(rng() % 16));
+    }
+    RunStats st = b.run_rtl(kFast, 5, "throughput");
+    double ppc = double(st.packets) / double(st.cycles);
+    std::printf("throughput (%s): %llu packets in %llu clocks (incl. %zu setup commands) = "
+                "%.3f packets/clock, %llu forwarded views, %llu driver-stall clocks\n",
+                with_steers ? "with steers" : "no steers", (unsigned long long)st.packets,
+                (unsigned long long)st.cycles, warm, ppc, (unsigned long long)st.fwd,
+                (unsigned long long)st.drv_stall);
+    if (!with_steers) {
+      EXPECT_GT(ppc, 0.95);
+    }
+  }
+}
+
+}  // namespace
