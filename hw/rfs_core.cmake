@@ -10,9 +10,9 @@ set(FS_RFS_SOURCES ${FS_RFS_HW_DIR}/rtl/fs_rfs_core.sv ${FS_RFS_HW_DIR}/rtl/fs_r
 # the tests use NUM_CPUS=16, NUM_QUEUES=8, SLOT_LOG2_MAX=6 (small tables fill and collide)
 set(FS_RFS_TEST_PARAMS -GNUM_CPUS=16 -GNUM_QUEUES=8 -GSLOT_LOG2_MAX=6 -GSOCK_LOG2_MAX=8
     -GTAG_WIDTH=32)
-option(FS_RFS_TRACE "FST tracing in the RFS core model (FS_RFS_TRACE=file.fst at run time)" ON)
+option(FS_RFS_MODEL_TRACE "FST tracing in the RFS core model (env FS_RFS_TRACE=file.fst at run time)" ON)
 set(_fs_rfs_trace)
-if(FS_RFS_TRACE)
+if(FS_RFS_MODEL_TRACE)
   set(_fs_rfs_trace TRACE_FST)
 endif()
 
@@ -22,7 +22,7 @@ verilate(vfs_rfs_core SOURCES ${FS_RFS_SOURCES} TOP_MODULE fs_rfs_core PREFIX Vv
   VERILATOR_ARGS -Wall --x-assign unique --x-initial unique ${FS_RFS_TEST_PARAMS}
   OPT_FAST -O2)
 target_compile_options(vfs_rfs_core PRIVATE -w)
-target_compile_definitions(vfs_rfs_core PUBLIC FS_RFS_HAS_TRACE=$<BOOL:${FS_RFS_TRACE}>)
+target_compile_definitions(vfs_rfs_core PUBLIC FS_RFS_HAS_TRACE=$<BOOL:${FS_RFS_MODEL_TRACE}>)
 get_target_property(_fs_rfs_inc vfs_rfs_core INTERFACE_INCLUDE_DIRECTORIES)
 set_property(TARGET vfs_rfs_core APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES
   ${_fs_rfs_inc})

@@ -111,6 +111,10 @@ localparam integer SL = SLOT_LOG2_MAX;
 localparam integer KL = SOCK_LOG2_MAX;
 localparam integer RAW = QW + SL;                 // slot RAM address: {queue, slot}
 localparam integer SW = 96;                       // slot word: cpu, filter, last_qtail, hash
+localparam integer F_CPU = 80;                    // rps_dev_flow.cpu (u16)
+localparam integer F_FILTER = 64;                 // rps_dev_flow.filter (u16)
+localparam integer F_LQ = 32;                     // rps_dev_flow.last_qtail (u32)
+localparam integer F_HASH = 0;                    // rps_dev_flow.hash (u32, PATCH1)
 
 // command ops
 localparam [3:0] OP_SOCK_RECORD = 4'd1;    // data0 hash, data1 cpu: rps_record_sock_flow
@@ -341,12 +345,6 @@ always_comb begin
 end
 
 // ---------------------------------------------------------------- stage C: the kernel
-// field helpers on a slot word
-`define FS_CPU(w)    w[95:80]
-`define FS_FILTER(w) w[79:64]
-`define FS_LQ(w)     w[63:32]
-`define FS_HASH(w)   w[31:0]
-
 logic [SW-1:0] c_p_view;
 logic c_p_fwd;
 logic c_qok, c_ft, c_rfs;
@@ -371,21 +369,21 @@ always_comb begin
     c_ft = c_qok && tbl_present_reg[c_queue_reg];                      // G3 (no MAP)
     c_rfs = c_ft && c_hash_reg != 32'd0 && sock_present_reg && c_ident_reg;   // G4, G5, G5b
 
-    c_tcpu0 = `FS_CPU(c_r_reg);                                        // G5d
+    c_tcpu0 = c_r_reg[F_CPU +: 16];                                        // G5d
     c_tcpu0_ok = c_tcpu0 < nr_cpu_ids_reg && online_reg[CW'(c_tcpu0)];
     head_tcpu0 = head_reg[CW'(c_tcpu0)];
-    c_inorder = $signed(head_tcpu0 - `FS_LQ(c_r_reg)) >= 0;            // int32(head-lq) >= 0
+    c_inorder = $signed(head_tcpu0 - c_r_reg[F_LQ +: 32]) >= 0;            // int32(head-lq) >= 0
     c_call = c_rfs && c_tcpu0 != c_next_reg && (!c_tcpu0_ok || c_inorder);   // G5e
 
     c_nc_ok = c_next_reg < nr_cpu_ids_reg;                             // S1
     head_next = head_reg[CW'(c_next_reg)];
 
     // S5g gate inputs: P in the target table
-    c_pcpu = `FS_CPU(c_p_view);
+    c_pcpu = c_p_view[F_CPU +: 16];
     head_pcpu = head_reg[CW'(c_pcpu)];
     c_window = window_of(tbl_log_reg[c_tq_reg], mask_mode_reg);
     c_p_active = c_pcpu < nr_cpu_ids_reg &&
-                 $signed(head_pcpu - `FS_LQ(c_p_view)) < $signed(c_window);   // spec 4.1
+                 $signed(head_pcpu - c_p_view[F_LQ +: 32]) < $signed(c_window);   // spec 4.1
 
     c_gate = G_NOT_EVAL;
     c_need_drv = 1'b0;
@@ -403,11 +401,11 @@ always_comb begin
         c_path = P_DRV_ERROR;                                          // refined below
         c_need_drv = 1'b1;
         if (patched_reg) begin                                         // S5g
-            if (`FS_FILTER(c_p_view) == 16'hFFFF) begin
+            if (c_p_view[F_FILTER +: 16] == 16'hFFFF) begin
                 c_gate = G_NO_FILTER;
             end else if (!c_p_active) begin
                 c_gate = G_INACTIVE;
-            end else if (c_hash_reg != `FS_HASH(c_p_view)) begin
+            end else if (c_hash_reg != c_p_view[F_HASH +: 32]) begin
                 c_gate = G_SKIP_OTHER;
             end else if (c_next_reg == c_pcpu) begin
                 c_gate = G_SKIP_SAME;
@@ -437,32 +435,28 @@ always_comb begin
     c_wr1_addr = c_steered ? {c_tq_reg, c_pslot_reg} : {c_queue_reg, c_rslot_reg};
     c_wr1_data = c_steered ? c_p_view : c_r_reg;
     if (c_call) begin
-        `FS_CPU(c_wr1_data) = c_next_reg;                              // S9
+        c_wr1_data[F_CPU +: 16] = c_next_reg;                              // S9
         if (c_nc_ok) begin
-            `FS_LQ(c_wr1_data) = head_next;                            // S8
+            c_wr1_data[F_LQ +: 32] = head_next;                            // S8
         end
         if (c_steered) begin                                           // S7
-            `FS_FILTER(c_wr1_data) = c_rc_eff[15:0];
+            c_wr1_data[F_FILTER +: 16] = c_rc_eff[15:0];
             if (patched_reg) begin
-                `FS_HASH(c_wr1_data) = c_hash_reg;
+                c_wr1_data[F_HASH +: 32] = c_hash_reg;
             end
         end
     end
     if (c_cpu_ok) begin
-        `FS_LQ(c_wr1_data) = c_tail_new;                               // spec 5
+        c_wr1_data[F_LQ +: 32] = c_tail_new;                               // spec 5
     end
     c_wr1 = c_call || c_cpu_ok;
     // S7: old.filter == rc (u16 against int) -> NO_FILTER, a second write to R
-    c_w2_need = c_steered && {16'd0, `FS_FILTER(c_r_reg)} == c_rc_eff && !c_w2_done_reg;
+    c_w2_need = c_steered && {16'd0, c_r_reg[F_FILTER +: 16]} == c_rc_eff && !c_w2_done_reg;
 
     // C completes when the driver answered (or was not needed) and no second write is due
     c_done = (!c_drv_ext || xs_reg == XS_RC) && !c_w2_need;
     c_wr2 = c_valid_reg && (!c_drv_ext || xs_reg == XS_RC) && c_w2_need;
 end
-`undef FS_CPU
-`undef FS_FILTER
-`undef FS_LQ
-`undef FS_HASH
 
 assign m_drv_req_valid = c_valid_reg && c_drv_ext && xs_reg == XS_EVAL;
 assign m_drv_req_queue = c_tq_reg;

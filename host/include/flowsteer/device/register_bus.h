@@ -1,0 +1,36 @@
+// The one access path every backend offers the register-level driver: 32-bit reads and
+// writes of the engine's AXI4-Lite window (model, Verilator harness, XRT on a card).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace flowsteer::device {
+
+// A backend that cannot be opened or used: the message is one line for the user.
+class DeviceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class RegisterBus {
+ public:
+  virtual ~RegisterBus() = default;
+  virtual uint32_t read32(uint32_t offset) = 0;
+  virtual void write32(uint32_t offset, uint32_t value) = 0;
+  virtual std::string describe() const = 0;
+};
+
+// Checks that `path` is a readable xclbin (magic "xclbin2"); throws DeviceError otherwise.
+void check_xclbin_file(const std::string& path);
+
+// Opens card `device_index`, loads the xclbin and returns the register window of the
+// engine kernel `kernel_name` (xrt::ip). Throws DeviceError with one line on any failure
+// (XRT missing at run time, no card, bad xclbin, kernel not in it). Built only with XRT.
+std::unique_ptr<RegisterBus> open_xrt(const std::string& xclbin_path, unsigned device_index = 0,
+                                      const std::string& kernel_name = "flowsteer");
+bool xrt_available();  // false when flowsteer was built without libxrt
+
+}  // namespace flowsteer::device
