@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "Vvfs_rfs_core.h"
+#include "Vvfs_rfs_core_odd.h"
 #include "flowsteer/kernel/kernel.h"
 #include "rtl_sim.h"
 #if FS_RFS_HAS_TRACE
@@ -38,10 +39,18 @@ using flowsteer::kernel::Skb;
 using flowsteer::kernel::SlotMode;
 using flowsteer::kernel::Variant;
 
-constexpr uint32_t kCpus = 16;
+// the default test model (vfs_rfs_core) ...
 constexpr uint32_t kQueues = 8;
 constexpr uint32_t kSlotLog2Max = 6;
 constexpr uint32_t kSockLog2Max = 8;
+// ... and the one with counts that are not powers of two (vfs_rfs_core_odd): NUM_CPUS=12,
+// NUM_QUEUES=6 (arrival queues 6 and 7 exist on the 3-bit port: G2), SLOT_LOG2_MAX=5,
+// SOCK_LOG2_MAX=7
+struct Dims {
+  uint32_t cpus, queues, slot_log2_max, sock_log2_max;
+};
+constexpr Dims kDefaultDims{16, kQueues, kSlotLog2Max, kSockLog2Max};
+constexpr Dims kOddDims{12, 6, 5, 7};
 
 // command ops (fs_rfs_core.sv)
 enum Op : uint8_t {
@@ -132,13 +141,15 @@ struct RunStats {
 std::array<uint64_t, flowsteer::kernel::kSetRpsCpuPathCount> g_path{};
 std::array<uint64_t, flowsteer::kernel::kGateRowCount> g_gate{};
 
-class Bench {
+template <class Model>
+class BenchT {
  public:
-  Bench(uint32_t nr_cpu_ids, Variant v, SlotMode m, bool ntuple = true, uint64_t seed = 1)
-      : drv(seed * 7919 + 13), mode_(m) {
+  BenchT(uint32_t nr_cpu_ids, Variant v, SlotMode m, bool ntuple = true, uint64_t seed = 1,
+         Dims dims = kDefaultDims)
+      : drv(seed * 7919 + 13), dims(dims), mode_(m) {
     KernelConfig c;
     c.nr_cpu_ids = nr_cpu_ids;
-    c.num_rx_queues = kQueues;
+    c.num_rx_queues = dims.queues;
     c.variant = v;
     c.slot_mode = m;
     c.ntuple = ntuple;
@@ -224,7 +235,7 @@ class Bench {
   // ---- the RTL run
   RunStats run_rtl(const Timing& t, uint64_t seed, const std::string& label) {
     RunStats st;
-    fs_tb::Sim<Vvfs_rfs_core> sim(seed);
+    fs_tb::Sim<Model> sim(seed);
     auto& d = sim.dut();
     std::mt19937_64 rng(seed ^ 0x5DEECE66Dull);
     auto uni = [&] { return std::uniform_real_distribution<double>(0, 1)(rng); };
@@ -384,6 +395,7 @@ class Bench {
   }
 
   RefDriver drv;
+  Dims dims;
   std::unique_ptr<Kernel> ref;
   std::vector<Ev> evs;
 
@@ -402,7 +414,7 @@ class Bench {
     return evs.back();
   }
   template <class Fail>
-  void check_record(const Vvfs_rfs_core& d, size_t ev, Fail& fail) {
+  void check_record(const Model& d, size_t ev, Fail& fail) {
     const RxDecision& x = evs[ev].dec;
     std::string m;
     auto chk = [&](const char* what, uint64_t got, uint64_t want) {
@@ -440,6 +452,9 @@ class Bench {
 
 const Timing kFast{};                       // no gaps, no back-pressure, driver answers at once
 const Timing kRough{0.3, 0.7, 0.6, 3};      // gaps, back-pressure, slow driver
+
+using Bench = BenchT<Vvfs_rfs_core>;
+using BenchOdd = BenchT<Vvfs_rfs_core_odd>;
 
 void run_both(Bench& b, const std::string& label) {
   b.run_rtl(kFast, 11, label + "/fast");
@@ -761,14 +776,16 @@ struct Flow {
   uint8_t rssq;
 };
 
-void random_mix(Bench& b, std::mt19937_64& rng, size_t packets, uint32_t nr, SlotMode m) {
+template <class B>
+void random_mix(B& b, std::mt19937_64& rng, size_t packets, uint32_t nr, SlotMode m) {
+  const Dims dm = b.dims;
   auto uni = [&] { return std::uniform_real_distribution<double>(0, 1)(rng); };
   auto rnd = [&](uint64_t n) { return uint32_t(rng() % n); };
   Kernel& k = *b.ref;
   const uint32_t cpu_span = nr < 16 ? 16 : nr;  // up to rps_cpu_mask: next_cpu >= nr happens
-  b.sock_size(int(2 + rnd(kSockLog2Max - 1)));
-  for (uint32_t q = 0; q < kQueues; ++q)
-    b.queue_table(q, uni() < 0.1 ? -1 : int(rnd(kSlotLog2Max + 1) % 5));
+  b.sock_size(int(2 + rnd(dm.sock_log2_max - 1)));
+  for (uint32_t q = 0; q < dm.queues; ++q)
+    b.queue_table(q, uni() < 0.1 ? -1 : int(rnd(dm.slot_log2_max + 1) % 5));
   std::vector<Flow> flows(8 + rnd(40));
   for (size_t i = 0; i < flows.size(); ++i) {
     Flow& f = flows[i];
@@ -778,7 +795,7 @@ void random_mix(Bench& b, std::mt19937_64& rng, size_t packets, uint32_t nr, Slo
     else if (r < 0.3 && i > 0) f.hash = flows[i - 1].hash ^ (1u << (4 + rnd(28)));  // near twins
     else f.hash = uint32_t(rng()) | 1u;
     f.cpu = rnd(nr);
-    f.rssq = uint8_t(rnd(kQueues));
+    f.rssq = uint8_t(rnd(dm.queues));
     if (uni() < 0.8) b.sock_record(f.hash, f.cpu);
   }
   size_t last = 0;
@@ -802,16 +819,16 @@ void random_mix(Bench& b, std::mt19937_64& rng, size_t packets, uint32_t nr, Slo
           auto s = steers[rnd(uint32_t(steers.size()))];
           b.may_expire(s[0], s[1], uint16_t(s[2]));
         } else {
-          b.may_expire(rnd(kQueues + 2), rnd(80), uint16_t(rnd(0x10000)));
+          b.may_expire(rnd(dm.queues + 2), rnd(80), uint16_t(rnd(0x10000)));
         }
       } else if (r < 0.71) {
         b.read_head_tail(c);
       } else if (r < 0.76) {
         b.set_online(c, uni() < 0.7);
       } else if (r < 0.80) {
-        b.set_rmap(c, uint16_t(rnd(kQueues)));
+        b.set_rmap(c, uint16_t(rnd(dm.queues)));
       } else if (r < 0.84) {
-        b.queue_table(rnd(kQueues), uni() < 0.1 ? -1 : int(rnd(kSlotLog2Max + 1)) % 5);
+        b.queue_table(rnd(dm.queues + 1), uni() < 0.1 ? -1 : int(rnd(dm.slot_log2_max + 1)) % 5);
       } else if (r < 0.87) {
         b.sock_delete(f.hash);
       } else if (r < 0.90) {
@@ -819,7 +836,7 @@ void random_mix(Bench& b, std::mt19937_64& rng, size_t packets, uint32_t nr, Slo
       } else if (r < 0.92) {
         b.set_ntuple(uni() < 0.8);
       } else if (r < 0.94) {
-        b.sock_size(uni() < 0.05 ? -1 : int(2 + rnd(kSockLog2Max - 1)));
+        b.sock_size(uni() < 0.05 ? -1 : int(2 + rnd(dm.sock_log2_max - 1)));
       } else if (r < 0.96) {
         uint32_t hd = uni() < 0.5 ? 0xFFFFFFF0u + rnd(16) : 0x7FFFFFF0u + rnd(16);
         b.set_head_tail(c, hd, hd + rnd(4));
@@ -834,7 +851,7 @@ void random_mix(Bench& b, std::mt19937_64& rng, size_t packets, uint32_t nr, Slo
     double r = uni();
     uint8_t q = r < 0.55 ? f.rssq
                          : r < 0.95 ? uint8_t(k.rmap_lookup(f.cpu < nr ? f.cpu : 0))
-                                    : uint8_t(rnd(kQueues));
+                                    : uint8_t(rnd(8));  // 3-bit port: G2 on the odd model
     uint32_t h = uni() < 0.005 ? 0 : f.hash;
     RxDecision d = b.pkt(h, q, uni() < 0.93);
     if (d.steer.called && d.steer.rc >= 0)
@@ -939,6 +956,36 @@ TEST(RfsCore, Throughput) {
       EXPECT_GT(ppc, 0.9);
     }
   }
+}
+
+// The same mixes on the model with NUM_CPUS=12, NUM_QUEUES=6: rmap default cpu % 6, arrival
+// queues >= real_num_rx_queues (G2), next_cpu up to rps_cpu_mask 15 >= NUM_CPUS.
+TEST(RfsCore, RandomMixesOddCounts) {
+  g_path.fill(0);
+  g_gate.fill(0);
+  uint64_t total = 0;
+  const Timing timings[] = {kFast, kRough};
+  for (uint64_t seed = 101; seed <= 106; ++seed) {
+    const Variant v = seed % 2 ? Variant::kPatched : Variant::kOriginal;
+    const SlotMode m = seed % 3 ? SlotMode::kLog : SlotMode::kMask;
+    const uint32_t nr = seed % 4 ? 12 : 9;
+    BenchOdd b(nr, v, m, true, seed, kOddDims);
+    b.drv.err_rate = 0.05;
+    b.drv.big_rate = 0.01;
+    std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull);
+    random_mix(b, rng, 10000, nr, m);
+    RunStats st = b.run_rtl(timings[seed % 2], seed, "odd seed " + std::to_string(seed));
+    total += st.packets;
+    if (HasFailure()) {
+      std::printf("odd-count random mix failed at seed %llu\n", (unsigned long long)seed);
+      return;
+    }
+  }
+  EXPECT_GE(total, 60000u);
+  for (int p = 0; p < flowsteer::kernel::kSetRpsCpuPathCount; ++p)
+    EXPECT_GT(g_path[size_t(p)], 0u) << flowsteer::kernel::path_name(SetRpsCpuPath(p));
+  for (int g = 0; g < flowsteer::kernel::kGateRowCount; ++g)
+    EXPECT_GT(g_gate[size_t(g)], 0u) << flowsteer::kernel::gate_row_name(GateRow(g));
 }
 
 }  // namespace

@@ -395,3 +395,29 @@ TEST(ArfsRuntime, UdpExpiresFiveSecondsAfterActivationTcpNever) {
   keep_active();
   EXPECT_TRUE(rt.sync(60000).deleted.empty());
 }
+
+TEST(EngineModel, RawSockWriteIsWhatRecordWrites) {
+  EngineModel a(small_params(kernel::Variant::kPatched)), b(small_params(kernel::Variant::kPatched));
+  configure(a);
+  configure(b);
+  TestFlow f = make_flow(a, 4242);
+  a.sock_record(f.hash, 2);
+  // index = hash & 63, value = (hash & ~rps_cpu_mask) | cpu, rps_cpu_mask = 3 (spec 1.1)
+  EXPECT_TRUE(b.sock_write(f.hash & 63, (f.hash & ~3u) | 2));
+  EXPECT_FALSE(b.sock_write(64, 0));  // past the table
+  EXPECT_EQ(a.kernel().sock_table()->ents, b.kernel().sock_table()->ents);
+  EXPECT_EQ(send(a, f), send(b, f));
+}
+
+TEST(EngineModel, RpsMapFallbackUsesTheDummyFlow) {
+  EngineModel e(small_params(kernel::Variant::kPatched));
+  configure(e);
+  TestFlow f = make_flow(e, 777);  // no sock entry: ident check fails (spec G5b)
+  uint16_t q = e.rss().queue(f.hash);
+  ASSERT_EQ(e.set_rps_map(q, {2}), 0);
+  auto r = send(e, f);
+  EXPECT_EQ(r.cpu, 2);
+  EXPECT_EQ(r.action, SteerAction::kNone);
+  EXPECT_FALSE(e.last_decision().rflow.valid());  // voidflow (case 25)
+  EXPECT_EQ(e.kernel().tail(2), 1u);
+}

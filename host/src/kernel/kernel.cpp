@@ -125,6 +125,12 @@ void Kernel::rps_record_sock_flow(uint32_t hash, uint32_t cpu) {
   if (ent != val) ent = val;
 }
 
+bool Kernel::write_sock_entry(uint32_t index, uint32_t value) {
+  if (!sock_ || index > sock_->mask) return false;
+  sock_->ents[index] = value;
+  return true;
+}
+
 void Kernel::sock_rps_delete_flow(uint32_t hash) {
   if (!sock_ || hash == 0) return;
   sock_->ents[hash & sock_->mask] = RPS_NO_CPU;

@@ -83,7 +83,9 @@ class EngineModel : public kernel::RxFlowSteer {
   int set_rps_sock_flow_entries(uint64_t n) { return kernel_.set_rps_sock_flow_entries(n); }
   void set_variant(kernel::Variant v) { kernel_.set_variant(v); }
   void set_ntuple(bool on);  // off also clears every filter (ice_vsi_manage_fdir(false))
+  int set_rps_map(uint32_t q, const std::vector<uint16_t>& cpus) { return kernel_.set_rps_map(q, cpus); }
   void sock_record(uint32_t hash, uint32_t cpu) { kernel_.rps_record_sock_flow(hash, cpu); }
+  bool sock_write(uint32_t index, uint32_t value) { return kernel_.write_sock_entry(index, value); }
   void head_add(uint32_t cpu, uint32_t n) { kernel_.input_queue_head_add(cpu, n); }
   bool rps_may_expire_flow(uint16_t q, uint32_t flow_id, uint16_t id) {
     return kernel_.rps_may_expire_flow(q, flow_id, id);

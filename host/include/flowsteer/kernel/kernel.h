@@ -113,6 +113,9 @@ class Kernel : public RpsMayExpireFlow {
   // --- data path --------------------------------------------------------------------------
   // rps_record_sock_flow from recvmsg on `cpu` (spec 1.1); no-op for hash 0 or no table.
   void rps_record_sock_flow(uint32_t hash, uint32_t cpu);
+  // A raw sock-table entry, as a register-level host writes it: index = hash & mask,
+  // value = (hash & ~rps_cpu_mask) | cpu. Returns false for a bad index or no table.
+  bool write_sock_entry(uint32_t index, uint32_t value);
   // sock_rps_delete_flow on close (spec 1.1, case 40).
   void sock_rps_delete_flow(uint32_t hash);
   // netif_receive_skb: get_rps_cpu, then enqueue_to_backlog when it returned a CPU.
