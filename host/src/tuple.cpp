@@ -57,15 +57,17 @@ std::string to_string(const FlowTuple& t) {
 }
 
 size_t FlowTupleHash::operator()(const FlowTuple& t) const {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a
-  auto mix = [&](uint8_t b) { h = (h ^ b) * 1099511628211ull; };
-  mix(t.family);
-  mix(t.proto);
-  for (auto b : t.src) mix(b);
-  for (auto b : t.dst) mix(b);
-  mix(uint8_t(t.sport >> 8)); mix(uint8_t(t.sport));
-  mix(uint8_t(t.dport >> 8)); mix(uint8_t(t.dport));
-  return size_t(h);
+  // Word-wise multiply-xorshift mix: this sits on the simulator's filter-write path.
+  auto mix = [](uint64_t h, uint64_t v) {
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return h * 0xFF51AFD7ED558CCDull;
+  };
+  uint64_t w[4];
+  std::memcpy(w, t.src.data(), 16);
+  std::memcpy(w + 2, t.dst.data(), 16);
+  uint64_t h = uint64_t(t.family) << 40 | uint64_t(t.proto) << 32 | uint64_t(t.sport) << 16 | t.dport;
+  for (uint64_t v : w) h = mix(h, v);
+  return size_t(h ^ (h >> 29));
 }
 
 }  // namespace flowsteer
