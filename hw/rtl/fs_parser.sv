@@ -350,15 +350,8 @@ generate
         assign len = st_len_reg[16*(gs) +: 16];
         assign nh = st_nh_reg[8*(gs) +: 8];
         assign wpad = {st_win_reg[8*WIN*(gs) +: 8*WIN], 16'd0};
-        // explicit 32-way word mux (a variable part-select becomes a full barrel shifter)
-        always_comb begin
-            w4 = '0;
-            for (int i = 0; i < WIN / 4; i++) begin
-                if (off[6:2] == 5'(i)) begin
-                    w4 = wpad[8*WIN-1-32*i -: 32];
-                end
-            end
-        end
+        // a 32-bit-granular shifter: measured smaller than an explicit 32-way mux in Yosys
+        assign w4 = wpad[8*WIN-1-32*off[6:2] -: 32];
         assign b0 = w4[31:24];
         assign b1 = w4[23:16];
         assign ext = (nh == 8'd0) || (nh == 8'd43) || (nh == 8'd60);

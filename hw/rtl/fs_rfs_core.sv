@@ -9,8 +9,9 @@
 // (tail[cpu]++, slot.last_qtail = tail, spec 5). Golden model: flowsteer::kernel::Kernel as
 // EngineModel drives it (every packet has a recorded RX queue, rmap present, never dropped).
 //
-// No RPS map: the engine has no rps_cpus, so MAP is absent for every queue (G3 needs FT, G6
-// is never taken, G7 returns none).
+// RPS maps (G6) as the register map has them: per queue LEN and BASE into a shared pool of
+// CPU ids (RPS_MAP_CPUS); LEN 0 (the reset value) = no map. A pool entry >= nr_cpu_ids is
+// never returned (the kernel rejects such a map at store time).
 // A packet that is not `steerable` (not TCP/UDP, or an IPv4 fragment) gets rc =
 // -EPROTONOSUPPORT from the engine's driver without a driver-port transaction (the engine
 // model's ndo_rx_flow_steer rejects it before touching the filter table); the call is still
@@ -45,6 +46,8 @@ module fs_rfs_core #(
     parameter integer SLOT_LOG2_MAX = 10,
     // log2 of the largest sock flow table (1..29)
     parameter integer SOCK_LOG2_MAX = 12,
+    // log2 of the rps_map CPU pool shared by the queues (1..16)
+    parameter integer RPS_POOL_LOG2 = 12,
     // opaque per-packet tag width
     parameter integer TAG_WIDTH = 16
 ) (
@@ -90,7 +93,7 @@ module fs_rfs_core #(
     // host commands (one at a time; ops below)
     input  wire                      cmd_valid,
     output wire                      cmd_ready,
-    input  wire [3:0]                cmd_op,
+    input  wire [4:0]                cmd_op,
     input  wire [15:0]               cmd_addr,              // cpu or queue
     input  wire [31:0]               cmd_data0,
     input  wire [31:0]               cmd_data1,
@@ -109,6 +112,7 @@ localparam integer QW = (NUM_QUEUES > 1) ? $clog2(NUM_QUEUES) : 1;
 localparam integer CW = (NUM_CPUS > 1) ? $clog2(NUM_CPUS) : 1;
 localparam integer SL = SLOT_LOG2_MAX;
 localparam integer KL = SOCK_LOG2_MAX;
+localparam integer PL = RPS_POOL_LOG2;
 localparam integer RAW = QW + SL;                 // slot RAM address: {queue, slot}
 localparam integer SW = 96;                       // slot word: cpu, filter, last_qtail, hash
 localparam integer F_CPU = 80;                    // rps_dev_flow.cpu (u16)
@@ -117,18 +121,22 @@ localparam integer F_LQ = 32;                     // rps_dev_flow.last_qtail (u3
 localparam integer F_HASH = 0;                    // rps_dev_flow.hash (u32, PATCH1)
 
 // command ops
-localparam [3:0] OP_SOCK_RECORD = 4'd1;    // data0 hash, data1 cpu: rps_record_sock_flow
-localparam [3:0] OP_SOCK_DELETE = 4'd2;    // data0 hash: sock_rps_delete_flow
-localparam [3:0] OP_SOCK_SIZE = 4'd3;      // data0 log2, data1[0] present (0 removes)
-localparam [3:0] OP_QUEUE_TABLE = 4'd4;    // addr queue, data0 log2, data1[0] present
-localparam [3:0] OP_HEAD_ADD = 4'd5;       // addr cpu, data0 n: input_queue_head += n
-localparam [3:0] OP_SET_HEAD_TAIL = 4'd6;  // addr cpu, data0 head, data1 tail (test hook)
-localparam [3:0] OP_READ_HEAD_TAIL = 4'd7; // addr cpu -> data0 head, data1 tail
-localparam [3:0] OP_MAY_EXPIRE = 4'd8;     // addr queue, data0 flow_id, data1[15:0] id -> data0[0]
-localparam [3:0] OP_SET_ONLINE = 4'd9;     // addr cpu, data0[0]
-localparam [3:0] OP_SET_RMAP = 4'd10;      // addr cpu, data0 queue
-localparam [3:0] OP_SET_NR_CPU_IDS = 4'd11;// data0 (1..NUM_CPUS)
-localparam [3:0] OP_SET_MODE = 4'd12;      // data0[0] patched, [1] mask slots, [2] NTUPLE
+localparam [4:0] OP_SOCK_RECORD = 5'd1;    // data0 hash, data1 cpu: rps_record_sock_flow
+localparam [4:0] OP_SOCK_DELETE = 5'd2;    // data0 hash: sock_rps_delete_flow
+localparam [4:0] OP_SOCK_SIZE = 5'd3;      // data0 log2, data1[0] present (0 removes)
+localparam [4:0] OP_QUEUE_TABLE = 5'd4;    // addr queue, data0 log2, data1[0] present
+localparam [4:0] OP_HEAD_ADD = 5'd5;       // addr cpu, data0 n: input_queue_head += n
+localparam [4:0] OP_SET_HEAD_TAIL = 5'd6;  // addr cpu, data0 head, data1 tail (test hook)
+localparam [4:0] OP_READ_HEAD_TAIL = 5'd7; // addr cpu -> data0 head, data1 tail
+localparam [4:0] OP_MAY_EXPIRE = 5'd8;     // addr queue, data0 flow_id, data1[15:0] id -> data0[0]
+localparam [4:0] OP_SET_ONLINE = 5'd9;     // addr cpu, data0[0]
+localparam [4:0] OP_SET_RMAP = 5'd10;      // addr cpu, data0 queue
+localparam [4:0] OP_SET_NR_CPU_IDS = 5'd11;// data0 (1..NUM_CPUS)
+localparam [4:0] OP_SET_MODE = 5'd12;      // data0[0] patched, [1] mask slots, [2] NTUPLE
+localparam [4:0] OP_SOCK_WRITE = 5'd13;    // data0 index, data1 value: raw entry write
+localparam [4:0] OP_SOCK_READ = 5'd14;     // data0 index -> data0 entry
+localparam [4:0] OP_RPS_MAP = 5'd15;       // addr queue, data0 LEN (0: no map), data1 BASE
+localparam [4:0] OP_RPS_POOL = 5'd16;      // data0 pool index, data1 CPU
 
 localparam [31:0] EINVAL_N = -32'sd22;
 localparam [31:0] ENOMEM_N = -32'sd12;
@@ -144,8 +152,8 @@ localparam [2:0] G_NOT_EVAL = 3'd0, G_NO_FILTER = 3'd1, G_INACTIVE = 3'd2,
 `ifdef VERILATOR
 if (NUM_CPUS < 1 || NUM_CPUS > 65535 || NUM_QUEUES < 1 || NUM_QUEUES > 65536 ||
     SLOT_LOG2_MAX < 1 || SLOT_LOG2_MAX > 26 || SOCK_LOG2_MAX < 1 || SOCK_LOG2_MAX > 29 ||
-    TAG_WIDTH < 1) begin : g_bad_param
-    $error("fs_rfs_core: need 1<=NUM_CPUS<65536, 1<=NUM_QUEUES, 1<=SLOT_LOG2_MAX<=26, 1<=SOCK_LOG2_MAX<=29");
+    RPS_POOL_LOG2 < 1 || RPS_POOL_LOG2 > 16 || TAG_WIDTH < 1) begin : g_bad_param
+    $error("fs_rfs_core: need 1<=NUM_CPUS<65536, 1<=NUM_QUEUES, 1<=SLOT_LOG2_MAX<=26, 1<=SOCK_LOG2_MAX<=29, 1<=RPS_POOL_LOG2<=16");
 end
 `endif
 
@@ -189,6 +197,8 @@ logic [NUM_CPUS-1:0] online_reg = '1;
 logic [QW-1:0] rmap_reg [NUM_CPUS];
 logic [31:0] head_reg [NUM_CPUS];
 logic [31:0] tail_reg [NUM_CPUS];
+logic [15:0] map_len_reg [NUM_QUEUES];            // rps_map LEN (0: no map)
+logic [PL-1:0] map_base_reg [NUM_QUEUES];         // rps_map BASE in the pool
 
 // ---------------------------------------------------------------- RAMs
 logic ram_wr_en;
@@ -201,6 +211,9 @@ logic [KL-1:0] sock_wr_addr;
 logic [31:0] sock_wr_data;
 logic [KL-1:0] sock_rd_addr;
 logic [31:0] sock_rd_data;
+logic pool_wr_en;
+logic [PL-1:0] pool_rd_addr;
+logic [15:0] pool_rd_data;
 
 // last clock's slot write (read-during-write returns old data)
 logic wr_d1_en_reg = 1'b0;
@@ -219,11 +232,16 @@ fs_ram_sdp #(.DATA_WIDTH(32), .ADDR_WIDTH(KL)) sock_ram (
     .clk(clk), .wr_en(sock_wr_en), .wr_addr(sock_wr_addr), .wr_data(sock_wr_data),
     .rd_en(1'b1), .rd_addr(sock_rd_addr), .rd_data(sock_rd_data));
 
+// rps_map CPU pool (written by commands only)
+fs_ram_sdp #(.DATA_WIDTH(16), .ADDR_WIDTH(PL)) pool_ram (
+    .clk(clk), .wr_en(pool_wr_en), .wr_addr(cmd_data0_reg[PL-1:0]), .wr_data(cmd_data1_reg[15:0]),
+    .rd_en(1'b1), .rd_addr(pool_rd_addr), .rd_data(pool_rd_data));
+
 // ---------------------------------------------------------------- command state
 localparam [2:0] CS_IDLE = 3'd0, CS_EXEC = 3'd1, CS_CLEAR_Q = 3'd2, CS_CLEAR_S = 3'd3,
-                 CS_MX = 3'd4;
+                 CS_MX = 3'd4, CS_SR = 3'd5;
 logic [2:0] cs_reg = CS_IDLE;
-logic [3:0] cmd_op_reg;
+logic [4:0] cmd_op_reg;
 logic [15:0] cmd_addr_reg;
 logic [31:0] cmd_data0_reg, cmd_data1_reg;
 logic [29:0] clr_cnt_reg;
@@ -237,6 +255,7 @@ logic [31:0] a_hash_reg, a_prod_reg;
 logic [QW-1:0] a_queue_reg;
 logic a_steer_reg;
 logic [TAG_WIDTH-1:0] a_tag_reg;
+logic [PL-1:0] a_pidx_reg;        // G6 pool index: BASE + reciprocal_scale(h, LEN)
 // stage B
 logic b_valid_reg = 1'b0;
 logic [31:0] b_hash_reg, b_prod_reg;
@@ -245,6 +264,7 @@ logic b_steer_reg;
 logic [TAG_WIDTH-1:0] b_tag_reg;
 logic [SL-1:0] b_rslot_reg;
 logic [KL-1:0] b_sidx_reg;
+logic [PL-1:0] b_pidx_reg;
 // stage C
 logic c_valid_reg = 1'b0;
 logic [31:0] c_hash_reg;
@@ -257,6 +277,7 @@ logic c_ident_reg;                // G5b hit
 logic [15:0] c_next_reg;          // next_cpu
 logic [QW-1:0] c_tq_reg;          // rmap[next_cpu]
 logic [SL-1:0] c_pslot_reg;       // slot_tq(h)
+logic [15:0] c_mcpu_reg;          // G6 map CPU
 localparam [1:0] XS_EVAL = 2'd0, XS_WAIT = 2'd1, XS_RC = 2'd2;
 logic [1:0] xs_reg = XS_EVAL;     // driver-call state of C
 logic [31:0] c_rc_reg;
@@ -294,6 +315,15 @@ assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE) && !cmd_valid && !rst;
 assign pkt_accept = s_axis_pkt_tvalid && s_axis_pkt_tready;
 assign cmd_ready = (cs_reg == CS_IDLE) && pipe_empty && !rst;
 assign cmd_accept = cmd_valid && cmd_ready;
+
+// ---------------------------------------------------------------- input: G6 pool index
+// reciprocal_scale(h, LEN) = (u64(h) * LEN) >> 32 (spec 2.2 G6)
+logic [PL-1:0] in_map_off;         // < LEN <= 2^PL
+logic [PL-1:0] in_pidx;
+always_comb begin
+    in_map_off = PL'(({16'd0, s_axis_pkt_hash} * {32'd0, map_len_reg[s_axis_pkt_queue]}) >> 32);
+    in_pidx = map_base_reg[s_axis_pkt_queue] + in_map_off;
+end
 
 // ---------------------------------------------------------------- stage A: issue R / sock reads
 logic [SL-1:0] a_rslot;
@@ -335,7 +365,14 @@ always_comb begin
     end else begin
         ram1_rd_addr = {a_queue_reg, a_rslot};
     end
-    sock_rd_addr = (b_valid_reg && !b_adv) ? b_sidx_reg : a_sidx;
+    if (cs_reg != CS_IDLE) begin
+        sock_rd_addr = cmd_data0_reg[KL-1:0];
+    end else if (b_valid_reg && !b_adv) begin
+        sock_rd_addr = b_sidx_reg;
+    end else begin
+        sock_rd_addr = a_sidx;
+    end
+    pool_rd_addr = (b_valid_reg && !b_adv) ? b_pidx_reg : a_pidx_reg;
     // port 2: C re-reads P while it holds, else B's P
     if (c_valid_reg && !c_fin) begin
         ram2_rd_addr = {c_tq_reg, c_pslot_reg};
@@ -349,8 +386,8 @@ logic [SW-1:0] c_p_view;
 logic c_p_fwd;
 logic c_qok, c_ft, c_rfs;
 logic [15:0] c_tcpu0, c_pcpu;
-logic c_tcpu0_ok, c_inorder, c_call, c_nc_ok, c_cpu_ok;
-logic [15:0] c_tcpu_f;
+logic c_tcpu0_ok, c_inorder, c_call, c_nc_ok, c_cpu_ok, c_map_ok, c_cpu_any;
+logic [15:0] c_tcpu_f, c_cpu_sel;
 logic [31:0] head_tcpu0, head_pcpu, head_next, tail_cpu, c_tail_new;
 logic c_p_active;
 logic [2:0] c_path, c_gate;
@@ -428,7 +465,12 @@ always_comb begin
     // G5f
     c_tcpu_f = c_call ? c_next_reg : c_tcpu0;
     c_cpu_ok = c_rfs && c_tcpu_f < nr_cpu_ids_reg && online_reg[CW'(c_tcpu_f)];
-    tail_cpu = tail_reg[CW'(c_tcpu_f)];
+    // G6: the queue's rps_map (*rflowp stays the dummy: no slot gets the tail)
+    c_map_ok = !c_cpu_ok && c_qok && map_len_reg[c_queue_reg] != 16'd0 && c_hash_reg != 32'd0 &&
+               c_mcpu_reg < nr_cpu_ids_reg && online_reg[CW'(c_mcpu_reg)];
+    c_cpu_any = c_cpu_ok || c_map_ok;
+    c_cpu_sel = c_cpu_ok ? c_tcpu_f : c_mcpu_reg;
+    tail_cpu = tail_reg[CW'(c_cpu_sel)];
     c_tail_new = tail_cpu + 32'd1;
 
     // the slot write: S7-S9 and the enqueue's last_qtail
@@ -476,6 +518,7 @@ logic [63:0] k_mx_view;               // cpu, filter, last_qtail
 logic k_mx_keep;
 logic [31:0] k_clr_last;
 logic [31:0] k_mx_fid;
+logic k_sock_idx_ok, k_pool_idx_ok, k_map_ok;
 
 always_comb begin
     k_cpu = cmd_addr_reg[CW-1:0];
@@ -484,6 +527,13 @@ always_comb begin
     k_q_ok = 32'(cmd_addr_reg) < NUM_QUEUES;
     k_log_ok_q = cmd_data0_reg <= 32'(SL);
     k_log_ok_s = cmd_data0_reg <= 32'(KL);
+    // raw sock access: a table and index <= mask
+    k_sock_idx_ok = sock_present_reg &&
+                    (cmd_data0_reg & ~{{(32-KL){1'b0}}, sock_mask_reg}) == 32'd0;
+    k_pool_idx_ok = cmd_data0_reg < (32'd1 << PL);
+    // rps_map: LEN entries from BASE must fit the pool
+    k_map_ok = k_q_ok && cmd_data0_reg[31:16] == 16'd0 && cmd_data1_reg <= (32'd1 << PL) &&
+               {16'd0, cmd_data0_reg[15:0]} + cmd_data1_reg <= (32'd1 << PL);
     // rps_record_sock_flow value (spec 1.1)
     k_sock_val = (cmd_data0_reg & ~{16'd0, cpu_mask_reg}) | cmd_data1_reg;
     // rps_cpu_mask = roundup_pow_of_two(nr_cpu_ids) - 1
@@ -540,6 +590,12 @@ always_comb begin
             sock_wr_data = 32'h0000FFFF;
         end
     end
+    if (cs_reg == CS_EXEC && cmd_op_reg == OP_SOCK_WRITE && k_sock_idx_ok) begin
+        sock_wr_en = 1'b1;
+        sock_wr_addr = cmd_data0_reg[KL-1:0];
+        sock_wr_data = cmd_data1_reg;
+    end
+    pool_wr_en = cs_reg == CS_EXEC && cmd_op_reg == OP_RPS_POOL && k_pool_idx_ok;
 end
 
 // ---------------------------------------------------------------- clocked state
@@ -566,6 +622,7 @@ always_ff @(posedge clk) begin
             a_queue_reg <= s_axis_pkt_queue;
             a_steer_reg <= s_axis_pkt_steerable;
             a_tag_reg <= s_axis_pkt_tag;
+            a_pidx_reg <= in_pidx;
         end
     end
     // stage B
@@ -579,6 +636,7 @@ always_ff @(posedge clk) begin
             b_tag_reg <= a_tag_reg;
             b_rslot_reg <= a_rslot;
             b_sidx_reg <= a_sidx;
+            b_pidx_reg <= a_pidx_reg;
         end
     end
     // stage C (the R view snoops every slot write)
@@ -599,6 +657,7 @@ always_ff @(posedge clk) begin
             c_next_reg <= b_next;
             c_tq_reg <= b_tq;
             c_pslot_reg <= b_pslot;
+            c_mcpu_reg <= pool_rd_data;
         end
     end else begin
         if (xs_reg == XS_EVAL && m_drv_req_valid && m_drv_req_ready) begin
@@ -614,9 +673,9 @@ always_ff @(posedge clk) begin
     end
 
     // enqueue (spec 5)
-    if (c_fin && c_cpu_ok) begin
+    if (c_fin && c_cpu_any) begin
         for (int i = 0; i < NUM_CPUS; i++) begin
-            if (c_tcpu_f[CW-1:0] == CW'(i)) begin
+            if (c_cpu_sel[CW-1:0] == CW'(i)) begin
                 tail_reg[i] <= c_tail_new;
             end
         end
@@ -626,8 +685,8 @@ always_ff @(posedge clk) begin
     if (out_free) begin
         rec_valid_reg <= c_fin;
         if (c_fin) begin
-            rec_cpu_valid_reg <= c_cpu_ok;
-            rec_cpu_reg <= c_cpu_ok ? c_tcpu_f : 16'hFFFF;
+            rec_cpu_valid_reg <= c_cpu_any;
+            rec_cpu_reg <= c_cpu_any ? c_cpu_sel : 16'hFFFF;
             rec_path_reg <= c_path;
             rec_gate_reg <= c_gate;
             rec_steer_reg <= c_need_drv;
@@ -637,7 +696,7 @@ always_ff @(posedge clk) begin
             rec_rflow_valid_reg <= c_cpu_ok;
             rec_rflow_queue_reg <= c_wr1_addr[RAW-1:SL];
             rec_rflow_slot_reg <= c_wr1_addr[SL-1:0];
-            rec_tail_reg <= c_cpu_ok ? c_tail_new : 32'd0;
+            rec_tail_reg <= c_cpu_any ? c_tail_new : 32'd0;
             rec_tag_reg <= c_tag_reg;
         end
     end
@@ -738,6 +797,33 @@ always_ff @(posedge clk) begin
                     cs_reg <= CS_MX;
                     rsp_valid_reg <= 1'b0;
                 end
+                OP_SOCK_WRITE: begin
+                    if (!k_sock_idx_ok) rsp_status_reg <= EINVAL_N;
+                end
+                OP_SOCK_READ: begin
+                    if (!k_sock_idx_ok) begin
+                        rsp_status_reg <= EINVAL_N;
+                    end else begin
+                        // sock read issued this clock, answered next clock
+                        cs_reg <= CS_SR;
+                        rsp_valid_reg <= 1'b0;
+                    end
+                end
+                OP_RPS_POOL: begin
+                    if (!k_pool_idx_ok) rsp_status_reg <= EINVAL_N;
+                end
+                OP_RPS_MAP: begin
+                    if (!k_map_ok) begin
+                        rsp_status_reg <= EINVAL_N;
+                    end else begin
+                        for (int i = 0; i < NUM_QUEUES; i++) begin
+                            if (k_q == QW'(i)) begin
+                                map_len_reg[i] <= cmd_data0_reg[15:0];
+                                map_base_reg[i] <= cmd_data1_reg[PL-1:0];
+                            end
+                        end
+                    end
+                end
                 OP_SET_NR_CPU_IDS: begin
                     if (cmd_data0_reg == 32'd0 || cmd_data0_reg > 32'(NUM_CPUS)) begin
                         rsp_status_reg <= EINVAL_N;
@@ -766,6 +852,11 @@ always_ff @(posedge clk) begin
             cs_reg <= CS_IDLE;
             rsp_valid_reg <= 1'b1;
             rsp_data0_reg <= {31'd0, !k_mx_keep};
+        end
+        CS_SR: begin
+            cs_reg <= CS_IDLE;
+            rsp_valid_reg <= 1'b1;
+            rsp_data0_reg <= sock_rd_data;
         end
         default: begin
             cs_reg <= CS_IDLE;
@@ -799,6 +890,8 @@ always_ff @(posedge clk) begin
         end
         for (int i = 0; i < NUM_QUEUES; i++) begin
             tbl_log_reg[i] <= 5'd0;
+            map_len_reg[i] <= 16'd0;
+            map_base_reg[i] <= '0;
         end
         stat_drv_stall_reg <= 32'd0;
         stat_cmd_stall_reg <= 32'd0;

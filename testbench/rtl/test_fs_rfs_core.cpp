@@ -9,6 +9,7 @@
 // FS_RFS_TRACE=file.fst dumps an FST trace of every RTL run of the test process.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -45,7 +46,7 @@ constexpr uint32_t kSlotLog2Max = 6;
 constexpr uint32_t kSockLog2Max = 8;
 // ... and the one with counts that are not powers of two (vfs_rfs_core_odd): NUM_CPUS=12,
 // NUM_QUEUES=6 (arrival queues 6 and 7 exist on the 3-bit port: G2), SLOT_LOG2_MAX=5,
-// SOCK_LOG2_MAX=7
+// SOCK_LOG2_MAX=7 (RPS_POOL_LOG2 8 and 7: 16 pool entries per queue)
 struct Dims {
   uint32_t cpus, queues, slot_log2_max, sock_log2_max;
 };
@@ -56,8 +57,9 @@ constexpr Dims kOddDims{12, 6, 5, 7};
 enum Op : uint8_t {
   kSockRecord = 1, kSockDelete = 2, kSockSize = 3, kQueueTable = 4, kHeadAdd = 5,
   kSetHeadTail = 6, kReadHeadTail = 7, kMayExpire = 8, kSetOnline = 9, kSetRmap = 10,
-  kSetNrCpuIds = 11, kSetMode = 12,
+  kSetNrCpuIds = 11, kSetMode = 12, kSockWrite = 13, kSockRead = 14, kRpsMap = 15, kRpsPool = 16,
 };
+constexpr uint32_t kPoolPerQueue = 16;  // the bench gives queue q pool entries 16q .. 16q+15
 
 struct Ev {
   bool is_cmd = false;
@@ -140,6 +142,7 @@ struct RunStats {
 // Coverage of the runs of one test (each test runs in its own process under ctest).
 std::array<uint64_t, flowsteer::kernel::kSetRpsCpuPathCount> g_path{};
 std::array<uint64_t, flowsteer::kernel::kGateRowCount> g_gate{};
+uint64_t g_map_cpu = 0;  // packets whose CPU came from the rps_map (G6)
 
 template <class Model>
 class BenchT {
@@ -178,6 +181,30 @@ class BenchT {
   void sock_record(uint32_t hash, uint32_t cpu) {
     ref->rps_record_sock_flow(hash, cpu);
     push_cmd(kSockRecord, 0, hash, cpu);
+  }
+  // raw entry access (the register map's SOCK_CMD)
+  void sock_write(uint32_t index, uint32_t value) {
+    bool ok = ref->write_sock_entry(index, value);
+    push_cmd(kSockWrite, 0, index, value).status = ok ? 0 : -EINVAL;
+  }
+  void sock_read(uint32_t index) {
+    const auto* st = ref->sock_table();
+    Ev& e = push_cmd(kSockRead, 0, index, 0);
+    if (st && index <= st->mask) {
+      e.check_data = true;
+      e.data0 = st->ents[index];
+    } else {
+      e.status = -EINVAL;
+    }
+  }
+  // rps_cpus of queue q: pool entries written first, then LEN/BASE (empty removes)
+  void rps_map(uint32_t q, const std::vector<uint16_t>& cpus) {
+    ASSERT_LE(cpus.size(), kPoolPerQueue);
+    for (size_t i = 0; i < cpus.size(); ++i)
+      push_cmd(kRpsPool, 0, uint32_t(q * kPoolPerQueue + i), cpus[i]);
+    int rc = ref->set_rps_map(q, cpus);
+    ASSERT_EQ(rc, 0);
+    push_cmd(kRpsMap, uint16_t(q), uint32_t(cpus.size()), q * kPoolPerQueue);
   }
   void sock_delete(uint32_t hash) {
     ref->sock_rps_delete_flow(hash);
@@ -273,7 +300,10 @@ class BenchT {
     bool rsp_pending = false;
     int rsp_wait = 0;
     int rsp_rc = 0;
-    const uint64_t bound = 200 + 40 * uint64_t(evs.size()) + (uint64_t(1) << 16) * cmd_idx.size() / 64;
+    // cycle bound: 40 clocks per event plus a full clear sweep per command
+    const uint64_t sweep = uint64_t(1) << std::max(dims.slot_log2_max, dims.sock_log2_max);
+    const uint64_t bound = 1000 + 40 * uint64_t(evs.size()) + sweep * cmd_idx.size();
+    bool offered = false;  // an offered input stays valid until accepted (AXI rule)
     bool ok = true;
     auto fail = [&](const std::string& what, size_t ev) {
       ADD_FAILURE() << label << " seed " << seed << " event " << ev << " (cycle " << st.cycles
@@ -289,7 +319,8 @@ class BenchT {
         break;
       }
       // inputs for this clock
-      bool offer = in < evs.size() && uni() >= t.in_gap;
+      bool offer = in < evs.size() && (offered || uni() >= t.in_gap);
+      offered = offer;
       d.s_axis_pkt_tvalid = 0;
       d.cmd_valid = 0;
       if (offer) {
@@ -309,7 +340,7 @@ class BenchT {
         }
       } else {  // junk on idle inputs
         d.s_axis_pkt_hash = uint32_t(rng());
-        d.cmd_op = uint8_t(rng() & 15);
+        d.cmd_op = uint8_t(rng() & 31);
       }
       d.m_axis_rec_tready = uni() < t.out_ready;
       d.m_drv_req_ready = uni() < t.req_ready;
@@ -321,8 +352,12 @@ class BenchT {
       if (d.s_axis_pkt_tvalid && d.s_axis_pkt_tready) {
         if (in_pkts++ == 0) st.first_pkt = st.cycles;
         ++in;
+        offered = false;
       }
-      if (d.cmd_valid && d.cmd_ready) ++in;
+      if (d.cmd_valid && d.cmd_ready) {
+        ++in;
+        offered = false;
+      }
       if (d.m_axis_rec_tvalid && d.m_axis_rec_tready) {
         if (rec >= pkt_idx.size()) {
           fail("extra record", 0);
@@ -389,6 +424,7 @@ class BenchT {
       for (size_t i : pkt_idx) {
         ++g_path[size_t(evs[i].dec.path)];
         ++g_gate[size_t(evs[i].dec.gate)];
+        if (evs[i].dec.cpu >= 0 && !evs[i].dec.rflow.valid()) ++g_map_cpu;
       }
     }
     return st;
@@ -768,6 +804,53 @@ TEST(RfsCore, DriverAnswers) {
   run_both(b, "driver");
 }
 
+// RPS maps (G6): a queue without a table but with a map, the fall-through after an ident
+// miss or an offline RFS CPU (set_rps_cpu's writes still happen), offline map CPUs, hash 0,
+// and raw sock-table writes / reads.
+TEST(RfsCore, RpsMapsAndRawSock) {
+  for (Variant v : {Variant::kOriginal, Variant::kPatched}) {
+    Bench b(16, v, SlotMode::kLog);
+    b.sock_size(6);
+    b.queue_table(0, 3);
+    b.queue_table(2, 3);
+    b.rps_map(1, {3, 4, 5});
+    b.rps_map(0, {7});
+    const uint32_t h = 0x89ABCDE1;
+    RxDecision d = b.pkt(h, 1);              // no table, map: reciprocal_scale pick
+    EXPECT_GE(d.cpu, 3);
+    EXPECT_FALSE(d.rflow.valid());
+    b.pkt(0, 1);                             // hash 0: none
+    b.pkt(h, 0);                             // table, no sock entry (ident miss): map CPU 7
+    b.sock_record(h, 2);                     // queue 2
+    d = b.pkt(h, 0);
+    EXPECT_EQ(d.path, SetRpsCpuPath::kSteered);
+    b.set_online(9, false);
+    b.sock_record(h, 9);                     // queue 1 (no table): S4, CPU 9 offline
+    b.head_add(2, 100);
+    b.head_add(7, 100);
+    d = b.pkt(h, 0);
+    EXPECT_EQ(d.cpu, 7);                     // G5f fails, G6 gives the map CPU
+    EXPECT_EQ(d.path, SetRpsCpuPath::kNoTargetTable);
+    b.pkt(h, 0);
+    b.set_online(7, false);
+    EXPECT_EQ(b.pkt(h, 0).cpu, -1);          // map CPU offline
+    b.rps_map(0, {});
+    b.pkt(h, 0);
+    b.sock_write(h & 63, (h & ~15u) | 11u);  // raw entry: CPU 11 (queue 3, no table)
+    b.sock_read(h & 63);
+    b.sock_read(64);                         // index > mask: -EINVAL
+    b.sock_write(64, 0);
+    b.pkt(h, 0);
+    b.sock_size(-1);
+    b.sock_read(0);
+    b.pkt(h, 1);
+    b.read_head_tail(3);
+    b.read_head_tail(4);
+    b.read_head_tail(5);
+    run_both(b, std::string("rpsmap/") + flowsteer::kernel::variant_name(v));
+  }
+}
+
 // ------------------------------------------------------------------ random mixes
 
 struct Flow {
@@ -777,15 +860,22 @@ struct Flow {
 };
 
 template <class B>
-void random_mix(B& b, std::mt19937_64& rng, size_t packets, uint32_t nr, SlotMode m) {
+void random_mix(B& b, std::mt19937_64& rng, size_t packets, uint32_t nr, double cmd_rate = 0.07) {
   const Dims dm = b.dims;
   auto uni = [&] { return std::uniform_real_distribution<double>(0, 1)(rng); };
   auto rnd = [&](uint64_t n) { return uint32_t(rng() % n); };
   Kernel& k = *b.ref;
   const uint32_t cpu_span = nr < 16 ? 16 : nr;  // up to rps_cpu_mask: next_cpu >= nr happens
   b.sock_size(int(2 + rnd(dm.sock_log2_max - 1)));
-  for (uint32_t q = 0; q < dm.queues; ++q)
-    b.queue_table(q, uni() < 0.1 ? -1 : int(rnd(dm.slot_log2_max + 1) % 5));
+  auto random_map = [&](uint32_t q) {
+    std::vector<uint16_t> cpus(uni() < 0.2 ? 0 : 1 + rnd(6));
+    for (auto& c : cpus) c = uint16_t(rnd(nr));
+    b.rps_map(q, cpus);
+  };
+  for (uint32_t q = 0; q < dm.queues; ++q) {
+    b.queue_table(q, uni() < 0.2 ? -1 : int(rnd(dm.slot_log2_max + 1) % 5));
+    if (uni() < 0.3) random_map(q);
+  }
   std::vector<Flow> flows(8 + rnd(40));
   for (size_t i = 0; i < flows.size(); ++i) {
     Flow& f = flows[i];
@@ -800,14 +890,25 @@ void random_mix(B& b, std::mt19937_64& rng, size_t packets, uint32_t nr, SlotMod
   }
   size_t last = 0;
   std::vector<std::array<uint32_t, 3>> steers;  // q, fid, id
-  (void)m;
   for (size_t n = 0; n < packets;) {
-    if (uni() < 0.07) {
+    if (uni() < cmd_rate) {
       double r = uni();
       Flow& f = flows[rnd(uint32_t(flows.size()))];
       uint32_t c = rnd(nr);
       if (r < 0.28) {
-        if (uni() < 0.4) f.cpu = uni() < 0.05 ? rnd(cpu_span) : rnd(nr);
+        if (uni() < 0.4) {
+          const uint32_t old = f.cpu;
+          f.cpu = uni() < 0.05 ? rnd(cpu_span) : rnd(nr);
+          if (old < nr && uni() < 0.3) {  // a sibling CPU on the same queue (gate row 5)
+            for (uint32_t t = 0; t < nr; ++t) {
+              uint32_t cand = (old + 1 + t) % nr;
+              if (cand != old && k.rmap_lookup(cand) == k.rmap_lookup(old)) {
+                f.cpu = cand;
+                break;
+              }
+            }
+          }
+        }
         b.sock_record(f.hash, f.cpu);
       } else if (r < 0.55) {
         uint32_t backlog = k.tail(c) - k.head(c);
@@ -840,8 +941,12 @@ void random_mix(B& b, std::mt19937_64& rng, size_t packets, uint32_t nr, SlotMod
       } else if (r < 0.96) {
         uint32_t hd = uni() < 0.5 ? 0xFFFFFFF0u + rnd(16) : 0x7FFFFFF0u + rnd(16);
         b.set_head_tail(c, hd, hd + rnd(4));
+      } else if (r < 0.98) {
+        random_map(rnd(dm.queues));
       } else {
-        b.read_head_tail(c);
+        uint32_t idx = rnd((uint64_t(1) << dm.sock_log2_max) + 2);
+        if (uni() < 0.5) b.sock_write(idx, uni() < 0.5 ? uint32_t(rng()) : (f.hash & ~15u) | f.cpu);
+        else b.sock_read(idx);
       }
       continue;
     }
@@ -877,6 +982,7 @@ TEST(RfsCore, RandomMixes) {
   const Timing timings[] = {kFast, kRough, {0.05, 0.9, 0.9, 1}, {0.0, 0.5, 1.0, 0}};
   g_path.fill(0);
   g_gate.fill(0);
+  g_map_cpu = 0;
   uint64_t total = 0;
   RunStats sum;
   for (uint64_t seed = 1; seed <= 16; ++seed) {
@@ -886,7 +992,7 @@ TEST(RfsCore, RandomMixes) {
     b.drv.big_rate = 0.01;
     if (seed % 3 == 0) b.drv.counter = 0xFFF0;  // ids wrap through 0xFFFE -> 0
     std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull);
-    random_mix(b, rng, 13000, c.nr, c.m);
+    random_mix(b, rng, 13000, c.nr, seed % 2 ? 0.07 : 0.2);  // 0.2: heavy churn
     RunStats st = b.run_rtl(timings[seed % 4], seed, "random seed " + std::to_string(seed));
     total += st.packets;
     sum.cycles += st.cycles;
@@ -903,8 +1009,10 @@ TEST(RfsCore, RandomMixes) {
               (unsigned long long)total, (unsigned long long)sum.cycles,
               (unsigned long long)sum.fwd, (unsigned long long)sum.drv_stall,
               (unsigned long long)sum.cmd_stall);
+  std::printf("rps_map (G6) CPUs: %llu packets\n", (unsigned long long)g_map_cpu);
   EXPECT_GE(total, 200000u);
   EXPECT_GT(sum.fwd, 1000u);
+  EXPECT_GT(g_map_cpu, 0u);
   // every SetRpsCpuPath and GateRow value was produced (and matched) by these runs
   for (int p = 0; p < flowsteer::kernel::kSetRpsCpuPathCount; ++p) {
     std::printf("path %-16s %llu\n", flowsteer::kernel::path_name(SetRpsCpuPath(p)),
@@ -973,7 +1081,7 @@ TEST(RfsCore, RandomMixesOddCounts) {
     b.drv.err_rate = 0.05;
     b.drv.big_rate = 0.01;
     std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull);
-    random_mix(b, rng, 10000, nr, m);
+    random_mix(b, rng, 10000, nr, seed % 3 ? 0.07 : 0.2);
     RunStats st = b.run_rtl(timings[seed % 2], seed, "odd seed " + std::to_string(seed));
     total += st.packets;
     if (HasFailure()) {

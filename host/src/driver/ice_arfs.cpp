@@ -140,6 +140,10 @@ SyncResult IceArfs::ice_sync_arfs_fltrs(uint64_t now_ms, kernel::RpsMayExpireFlo
   if (!active_) return res;  // Y1
   std::vector<uint32_t> add_list, del_list;  // head insertion: processed newest first
   for (auto& bucket : buckets_) {            // Y2
+    for (uint32_t ei : bucket) {             // the expiry checks below touch these slots
+      const ArfsEntry& e = pool_[ei];
+      if (e.fltr_state == FltrState::kActive) k.prefetch_flow(uint16_t(e.fltr_info.q_index), e.flow_id);
+    }
     for (size_t i = 0; i < bucket.size();) {
       ArfsEntry& e = pool_[bucket[i]];
       if (e.fltr_state == FltrState::kInactive) {

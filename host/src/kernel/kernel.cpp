@@ -160,6 +160,12 @@ bool Kernel::rps_may_expire_flow(uint16_t rxq_index, uint32_t flow_id, uint16_t 
   return true;
 }
 
+void Kernel::prefetch_flow(uint16_t rxq_index, uint32_t flow_id) {
+  if (rxq_index >= cfg_.num_rx_queues) return;
+  const rps_dev_flow_table* t = tables_[rxq_index].get();
+  if (t && flow_id < t->size()) __builtin_prefetch(&t->flows[flow_id]);
+}
+
 RflowRef Kernel::set_rps_cpu(const Skb& skb, RflowRef r, uint32_t next_cpu, RxDecision& d) {
   rps_dev_flow* rflow = slot(r);
   if (next_cpu >= cfg_.nr_cpu_ids) {  // S1

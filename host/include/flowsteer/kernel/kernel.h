@@ -25,6 +25,8 @@ class RpsMayExpireFlow {
  public:
   virtual ~RpsMayExpireFlow() = default;
   virtual bool rps_may_expire_flow(uint16_t rxq_index, uint32_t flow_id, uint16_t filter_id) = 0;
+  // A hint that rps_may_expire_flow(rxq_index, flow_id, ...) comes soon; no effect on results.
+  virtual void prefetch_flow(uint16_t /*rxq_index*/, uint32_t /*flow_id*/) {}
 };
 
 struct KernelConfig {
@@ -128,6 +130,7 @@ class Kernel : public RpsMayExpireFlow {
 
   // --- exported helpers ------------------------------------------------------------------
   bool rps_may_expire_flow(uint16_t rxq_index, uint32_t flow_id, uint16_t filter_id) override;
+  void prefetch_flow(uint16_t rxq_index, uint32_t flow_id) override;
   bool rps_flow_is_active(const rps_dev_flow& flow, const rps_dev_flow_table& table,
                           uint32_t cpu) const;
 
