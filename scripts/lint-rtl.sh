@@ -26,6 +26,27 @@ if [ ${#MODS[@]} -eq 0 ]; then
   for f in "$RTL"/fs_*.sv; do MODS+=("$(basename "$f" .sv)"); done
 fi
 
+# rtl_deps MODULE: the file of MODULE and of every fs_* module it instantiates (recursively),
+# so a half-edited unrelated file never breaks this module's run.
+rtl_deps() {
+  python3 - "$RTL" "$1" <<'PY'
+import os, re, sys
+rtl, top = sys.argv[1], sys.argv[2]
+seen, todo = [], [top]
+while todo:
+    m = todo.pop()
+    f = os.path.join(rtl, m + ".sv")
+    if m in seen or not os.path.exists(f):
+        continue
+    seen.append(m)
+    text = re.sub(r"//[^\n]*", "", open(f).read())
+    for d in re.findall(r"^\s*(fs_\w+)\s*(?:#\s*\(|\w+\s*\()", text, re.M):
+        if d != m:
+            todo.append(d)
+print(" ".join(os.path.join(rtl, m + ".sv") for m in seen))
+PY
+}
+
 # minimum parameter set of each module (the defaults are the other run)
 min_params() {
   case "$1" in
@@ -36,6 +57,7 @@ min_params() {
     fs_rss_lut) echo "-GLUT_LOG2=1 -GQUEUE_WIDTH=1 -GUSER_WIDTH=1" ;;
     fs_axil_regs) echo "-GLUT_LOG2=1 -GQUEUE_WIDTH=1 -GID_WIDTH=1 -GCPU_LOG2=1" ;;
     fs_nic_plane) echo "-GDATA_WIDTH=64 -GUSER_WIDTH=1 -GLUT_LOG2=1 -GQUEUE_WIDTH=1 -GFLT_BUCKET_BITS=1 -GFLT_WAYS=1 -GFLT_ID_WIDTH=1 -GCPU_LOG2=1" ;;
+    fs_rfs_core) echo "-GNUM_CPUS=1 -GNUM_QUEUES=1 -GSLOT_LOG2_MAX=1 -GSOCK_LOG2_MAX=1 -GRPS_POOL_LOG2=1 -GTAG_WIDTH=1" ;;
     *) echo "" ;;
   esac
 }
@@ -50,7 +72,7 @@ for m in "${MODS[@]}"; do
     params=""
     [ "$set" = minimum ] && params="$(min_params "$m")"
     # shellcheck disable=SC2086
-    if out=$(verilator --lint-only -Wall -I"$INC" --top-module "$m" $params "$RTL"/fs_*.sv 2>&1); then
+    if out=$(verilator --lint-only -Wall -I"$INC" --top-module "$m" $params $(rtl_deps "$m") 2>&1); then
       echo "lint $m ($set${params:+: $params}): clean"
     else
       echo "lint $m ($set${params:+: $params}): FAILED"

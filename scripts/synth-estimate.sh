@@ -29,11 +29,32 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 python3 "$ROOT/scripts/gen_regs.py" "$ROOT/hw/regs/flowsteer_regs.json" --vh "$WORK/flowsteer_regs.vh"
 
+# rtl_deps MODULE: the file of MODULE and of every fs_* module it instantiates (recursively),
+# so a half-edited unrelated file never breaks this module's run.
+rtl_deps() {
+  python3 - "$RTL" "$1" <<'PY'
+import os, re, sys
+rtl, top = sys.argv[1], sys.argv[2]
+seen, todo = [], [top]
+while todo:
+    m = todo.pop()
+    f = os.path.join(rtl, m + ".sv")
+    if m in seen or not os.path.exists(f):
+        continue
+    seen.append(m)
+    text = re.sub(r"//[^\n]*", "", open(f).read())
+    for d in re.findall(r"^\s*(fs_\w+)\s*(?:#\s*\(|\w+\s*\()", text, re.M):
+        if d != m:
+            todo.append(d)
+print(" ".join(os.path.join(rtl, m + ".sv") for m in seen))
+PY
+}
+
 run_one() {
   local m="$1" d="$WORK/$1" t0 t1
   mkdir -p "$d"
   t0=$(date +%s)
-  if ! yosys -q -l "$d/yosys.log" -p "read_verilog -sv -I$WORK $RTL/fs_*.sv; \
+  if ! yosys -q -l "$d/yosys.log" -p "read_verilog -sv -I$WORK $(rtl_deps "$m"); \
       synth_xilinx -family xcup -top $m -flatten -noiopad -noclkbuf; \
       tee -q -o $d/stat.txt stat; write_json $d/net.json; \
       tee -q -o $d/ltp.txt ltp -noff * t:FD* %d t:RAMB* %d t:URAM* %d t:SRL* %d t:DSP* %d" \
@@ -43,7 +64,7 @@ run_one() {
   t1=$(date +%s)
   echo $((t1 - t0)) > "$d/seconds"
 }
-export -f run_one
+export -f run_one rtl_deps
 export WORK RTL
 printf '%s\n' "${MODS[@]}" | xargs -P "$JOBS" -I{} bash -c 'run_one {}'
 

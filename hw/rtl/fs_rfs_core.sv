@@ -18,10 +18,10 @@
 // reported (Steer-C counts it).
 //
 // Pipeline (one packet per clock without driver calls, commands or back-pressure):
-//   A  input register; hash_32 product h*0x61C88647 registered.
-//      Issue reads: sock entry (h & mask), receiving slot R = {queue, slot_rxq(h)}.
-//   B  sock entry and R arrive. Ident check (G5b), next_cpu (G5c), target queue
-//      rmap[next_cpu] and target slot P = {tq, slot_tq(h)} (speculative). Issue read of P.
+//   A  input register; hash_32 product h*0x61C88647 and the G6 pool index registered.
+//      Issue reads: sock entry (h & mask), receiving slot R = {queue, slot_rxq(h)}, pool.
+//   B  sock entry, R and the map CPU arrive. Ident check (G5b), next_cpu (G5c), target
+//      queue rmap[next_cpu] and target slot P = {tq, slot_tq(h)} (speculative). Read P.
 //   C  P arrives. Everything else (G5e, set_rps_cpu S1-S10, gate, driver call, enqueue,
 //      record) in this stage; all writes happen here, one slot write per clock.
 //   Latency: record valid 4 clocks after the input handshake (no driver call).
@@ -69,11 +69,11 @@ module fs_rfs_core #(
     output wire [15:0]               m_axis_rec_cpu,
     output wire [2:0]                m_axis_rec_path,       // SetRpsCpuPath
     output wire [2:0]                m_axis_rec_gate,       // GateRow
-    output wire                      m_axis_rec_steer,      // ndo_rx_flow_steer called
-    output wire [QW-1:0]             m_axis_rec_steer_queue,
-    output wire [SLOT_LOG2_MAX-1:0]  m_axis_rec_steer_flow_id,
-    output wire [31:0]               m_axis_rec_steer_rc,
-    output wire                      m_axis_rec_rflow_valid,
+    output wire                      m_axis_rec_steer,      // ndo_rx_flow_steer called (S6)
+    output wire [QW-1:0]             m_axis_rec_steer_queue,   // } valid with
+    output wire [SLOT_LOG2_MAX-1:0]  m_axis_rec_steer_flow_id, // } m_axis_rec_steer
+    output wire [31:0]               m_axis_rec_steer_rc,      // } (signed)
+    output wire                      m_axis_rec_rflow_valid,   // slot that got last_qtail
     output wire [QW-1:0]             m_axis_rec_rflow_queue,
     output wire [SLOT_LOG2_MAX-1:0]  m_axis_rec_rflow_slot,
     output wire [31:0]               m_axis_rec_tail,       // tail[cpu] after the enqueue, else 0
@@ -120,7 +120,11 @@ localparam integer F_FILTER = 64;                 // rps_dev_flow.filter (u16)
 localparam integer F_LQ = 32;                     // rps_dev_flow.last_qtail (u32)
 localparam integer F_HASH = 0;                    // rps_dev_flow.hash (u32, PATCH1)
 
-// command ops
+// command ops: one command at a time, each answered by one rsp_valid pulse with rsp_status
+// 0 or -errno (-EINVAL bad queue/CPU/index, -ENOMEM log2 above the parameter maximum, where
+// the kernel model would accept a larger table); rsp_data0/1 carry READ_HEAD_TAIL (also
+// returned by the other per-CPU ops), MAY_EXPIRE and SOCK_READ results. rps_cpu_mask is
+// recomputed from nr_cpu_ids by SOCK_SIZE (spec 1.1), as the kernel does at allocation.
 localparam [4:0] OP_SOCK_RECORD = 5'd1;    // data0 hash, data1 cpu: rps_record_sock_flow
 localparam [4:0] OP_SOCK_DELETE = 5'd2;    // data0 hash: sock_rps_delete_flow
 localparam [4:0] OP_SOCK_SIZE = 5'd3;      // data0 log2, data1[0] present (0 removes)
@@ -132,7 +136,8 @@ localparam [4:0] OP_MAY_EXPIRE = 5'd8;     // addr queue, data0 flow_id, data1[1
 localparam [4:0] OP_SET_ONLINE = 5'd9;     // addr cpu, data0[0]
 localparam [4:0] OP_SET_RMAP = 5'd10;      // addr cpu, data0 queue
 localparam [4:0] OP_SET_NR_CPU_IDS = 5'd11;// data0 (1..NUM_CPUS)
-localparam [4:0] OP_SET_MODE = 5'd12;      // data0[0] patched, [1] mask slots, [2] NTUPLE
+localparam [4:0] OP_SET_MODE = 5'd12;      // data0[0] patched, [1] mask slots, [2] NTUPLE,
+                                           // [3] rx_cpu_rmap present
 localparam [4:0] OP_SOCK_WRITE = 5'd13;    // data0 index, data1 value: raw entry write
 localparam [4:0] OP_SOCK_READ = 5'd14;     // data0 index -> data0 entry
 localparam [4:0] OP_RPS_MAP = 5'd15;       // addr queue, data0 LEN (0: no map), data1 BASE
@@ -193,6 +198,7 @@ logic [15:0] nr_cpu_ids_reg = 16'(NUM_CPUS);
 logic patched_reg = 1'b1;
 logic mask_mode_reg = 1'b0;
 logic ntuple_reg = 1'b1;
+logic rmap_on_reg = 1'b1;                          // dev->rx_cpu_rmap present
 logic [NUM_CPUS-1:0] online_reg = '1;
 logic [QW-1:0] rmap_reg [NUM_CPUS];
 logic [31:0] head_reg [NUM_CPUS];
@@ -428,7 +434,7 @@ always_comb begin
         c_path = P_NOT_CALLED;
     end else if (!c_nc_ok) begin
         c_path = P_INVALID_CPU;
-    end else if (!ntuple_reg) begin                                    // S2
+    end else if (!ntuple_reg || !rmap_on_reg) begin                    // S2
         c_path = P_NO_ACCEL;
     end else if (c_tq_reg == c_queue_reg) begin                        // S3
         c_path = P_SAME_QUEUE;
@@ -835,6 +841,7 @@ always_ff @(posedge clk) begin
                     patched_reg <= cmd_data0_reg[0];
                     mask_mode_reg <= cmd_data0_reg[1];
                     ntuple_reg <= cmd_data0_reg[2];
+                    rmap_on_reg <= cmd_data0_reg[3];
                 end
                 default: begin
                     rsp_status_reg <= EINVAL_N;
@@ -882,6 +889,7 @@ always_ff @(posedge clk) begin
         patched_reg <= 1'b1;
         mask_mode_reg <= 1'b0;
         ntuple_reg <= 1'b1;
+        rmap_on_reg <= 1'b1;
         online_reg <= '1;
         for (int i = 0; i < NUM_CPUS; i++) begin
             rmap_reg[i] <= QW'(i % NUM_QUEUES);

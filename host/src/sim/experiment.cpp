@@ -291,6 +291,7 @@ void write_json(std::ostream& os, const ExperimentResult& r) {
                 {"hw_writes", x.hw_writes},
                 {"filters_installed_end", x.filters_installed_end},
                 {"driver_errors", x.driver_errors},
+                {"hw_full_rejects", x.hw_full_rejects},
                 {"set_rps_cpu_paths", paths_json(x)},
                 {"gate_rows", gates_json(x)},
                 {"wall_s", x.wall_s}};

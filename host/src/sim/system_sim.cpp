@@ -30,13 +30,14 @@ struct Flow {
   uint16_t period_ms = 10;
 };
 
-// The NIC's flow-director table as the ice mirror writes it (spec 7.4). Writes
+// The NIC's flow-director table as the ice mirror writes it (spec 7.4), 16,384 perfect
+// filters like the E810's; ice never checks, so an add to a full table is only counted. Writes
 // take effect hw_delay later, in order; flows cache their installed queue so the
 // packet path needs no table lookup (packets only come from known flows).
 class NicFilterPort : public driver::FdirWriter {
  public:
   NicFilterPort(std::vector<Flow>& flows, uint32_t delay_ms)
-      : flows_(flows), delay_(delay_ms), table_(1u << 20) {
+      : flows_(flows), delay_(delay_ms), table_(nic::ExactMatchTable::kDefaultCapacity) {
     flow_of_.reserve(flows.size() * 2);
     for (uint32_t i = 0; i < flows.size(); ++i) flow_of_.emplace(flows[i].skb.tuple, i);
   }
@@ -44,6 +45,7 @@ class NicFilterPort : public driver::FdirWriter {
   void set_now(uint64_t now_ms) { now_ = now_ms; }
   uint64_t writes() const { return writes_; }
   size_t installed() const { return table_.size(); }
+  uint64_t full_rejects() const { return table_.full_rejects(); }
 
   int ice_fdir_write_fltr(const driver::FltrInfo& f, bool add) override {
     pending_.push_back(Op{now_ + delay_, add, f.tuple, f.fltr_id, uint16_t(f.q_index)});
@@ -208,6 +210,7 @@ class IcePlane : public SteeringPlane {
     r.service_runs = runs_;
     r.hw_writes = port_.writes();
     r.filters_installed_end = port_.installed();
+    r.hw_full_rejects = port_.full_rejects();
     r.driver_errors = driver_errors_;
   }
 

@@ -51,6 +51,7 @@ struct SystemResult {
   uint64_t service_runs = 0;
   uint64_t hw_writes = 0;
   uint64_t filters_installed_end = 0;
+  uint64_t hw_full_rejects = 0;        // ice adds the full flow-director table dropped
   uint64_t driver_errors = 0;          // steer calls the driver refused (engine: full, busy)
   // How often each set_rps_cpu path and each patched-gate row was taken (spec 3).
   std::array<uint64_t, kernel::kSetRpsCpuPathCount> paths{};
