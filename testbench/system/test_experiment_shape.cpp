@@ -117,3 +117,45 @@ TEST(SystemExperiment, CliWritesJsonCsvAndChecksExitStatus) {
   // 100 flows in 8 x 32768 slots never collide: original == patched, so the shape fails.
   EXPECT_EQ(run("--cpus 8 --flows 100 --rps-flow-cnt 32768 --duration-s 3 --warmup-s 1 --check"), 1);
 }
+
+// Spec 7.9.4 side effect: the UDP 5 s timer removes filters of active flows. The original
+// code re-steers them (periodic Add/Del); the patched gate sees the slot still active and
+// never re-accelerates them.
+TEST(SystemExperiment, UdpTimerReaddsOnlyInTheOriginal) {
+  SystemConfig c;
+  c.cpus = 16;
+  c.flows = 400;
+  c.rps_flow_cnt = 32768;  // no slot collisions: only the timer removes filters
+  c.udp_share = 1.0;
+  c.duration_s = 14;
+  c.warmup_s = 2;
+  c.variant = Variant::kOriginal;
+  SystemResult o = run_system(c);
+  c.variant = Variant::kPatched;
+  SystemResult p = run_system(c);
+  EXPECT_GT(o.at_end.add, 2 * o.at_warmup.add);  // re-added after each expiry
+  EXPECT_GT(o.at_end.del, o.at_warmup.add / 2);
+  EXPECT_LE(p.at_end.add, p.at_warmup.add + 5);   // never re-accelerated
+  EXPECT_GT(p.at_end.del, p.at_warmup.add * 9 / 10);  // every filter expired once
+  EXPECT_GT(p.shares.sw_steered, p.shares.hw_steered);  // served in software afterwards
+}
+
+// App threads moving between CPUs: the flow's filter follows it under the same id (ice
+// "update", no Add), in both variants.
+TEST(SystemExperiment, MigrationsRetargetWithoutAdds) {
+  SystemConfig c;
+  c.cpus = 16;
+  c.flows = 400;
+  c.rps_flow_cnt = 32768;
+  c.migrations_per_s = 0.5;
+  c.duration_s = 8;
+  c.warmup_s = 2;
+  for (Variant v : {Variant::kOriginal, Variant::kPatched}) {
+    c.variant = v;
+    SystemResult r = run_system(c);
+    uint64_t steers = r.at_end.steer_c - r.at_warmup.steer_c;
+    uint64_t adds = r.at_end.add - r.at_warmup.add;
+    EXPECT_GT(steers, 800u) << flowsteer::kernel::variant_name(v);  // ~1,200 moves, each re-steers
+    EXPECT_LT(adds, steers / 10) << flowsteer::kernel::variant_name(v);
+  }
+}
