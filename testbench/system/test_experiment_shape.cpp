@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <string>
 
+#include <unistd.h>
+
 #include "flowsteer/sim/experiment.h"
 
 using flowsteer::driver::ArfsCounters;
@@ -90,7 +92,7 @@ TEST(SystemExperiment, CliRejectsBadArguments) {
   const std::string bin = FLOWSTEER_BIN;
   for (const char* args : {"--rps-flow-cnt 0", "--rps-flow-cnt abc", "--variant sideways", "--variant patched,bogus",
                            "--duration-s -1", "--flows 0", "--warmup-s 50 --duration-s 10"}) {
-    std::string cmd = bin + " experiment --quiet " + args + " >/dev/null 2>/tmp/fs_exp_err.txt";
+    std::string cmd = bin + " experiment --quiet " + args + " >/dev/null 2>&1";
     int rc = std::system(cmd.c_str());
     ASSERT_TRUE(WIFEXITED(rc));
     EXPECT_EQ(WEXITSTATUS(rc), 2) << args;
@@ -104,10 +106,11 @@ TEST(SystemExperiment, CliWritesJsonCsvAndChecksExitStatus) {
     EXPECT_TRUE(WIFEXITED(rc));
     return WEXITSTATUS(rc);
   };
+  const std::string base = "/tmp/flowsteer_exp_" + std::to_string(getpid());
   EXPECT_EQ(run("--cpus 8 --flows 400 --rps-flow-cnt 256,1024 --duration-s 3 --warmup-s 1"
-                " --json /tmp/fs_exp.json --csv /tmp/fs_exp.csv --no-check"),
+                " --json " + base + ".json --csv " + base + ".csv --no-check"),
             0);
-  FILE* f = std::fopen("/tmp/fs_exp.csv", "r");
+  FILE* f = std::fopen((base + ".csv").c_str(), "r");
   ASSERT_NE(f, nullptr);
   char line[512];
   int lines = 0;

@@ -38,7 +38,10 @@ struct PcapWriter {
   }
 };
 
-std::string temp_path(const char* name) { return std::string("/tmp/flowsteer_test_") + name; }
+// Per process: ctest runs tests in parallel, and CI may run beside a developer.
+std::string temp_path(const char* name) {
+  return "/tmp/flowsteer_test_" + std::to_string(getpid()) + "_" + name;
+}
 
 std::string write_capture() {
   std::string path = temp_path("replay.pcap");

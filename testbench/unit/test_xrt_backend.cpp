@@ -3,6 +3,9 @@
 
 #include <cstdio>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "flowsteer/device/register_bus.h"
 
@@ -11,7 +14,7 @@ using flowsteer::device::open_xrt;
 
 namespace {
 std::string write_file(const char* name, const std::string& bytes) {
-  std::string path = std::string("/tmp/flowsteer_test_") + name;
+  std::string path = "/tmp/flowsteer_test_" + std::to_string(getpid()) + "_" + name;
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }
