@@ -52,6 +52,7 @@ min_params() {
   case "$1" in
     fs_hash) echo "-GUSER_WIDTH=1" ;;
     fs_parser) echo "-GDATA_WIDTH=64 -GUSER_WIDTH=1" ;;
+    fs_skid) echo "-GWIDTH=1" ;;
     fs_ram_sdp) echo "-GDATA_WIDTH=1 -GADDR_WIDTH=1" ;;
     fs_filter_table) echo "-GBUCKET_BITS=1 -GWAYS=1 -GID_WIDTH=1 -GQUEUE_WIDTH=1 -GUSER_WIDTH=1" ;;
     fs_rss_lut) echo "-GLUT_LOG2=1 -GQUEUE_WIDTH=1 -GUSER_WIDTH=1" ;;

@@ -4,6 +4,7 @@
 
 // NIC plane of the engine (DESIGN "contract" steps 1-3) with its AXI4-Lite control:
 //   frames -> fs_parser -> fs_hash -> fs_filter_table lookup -> fs_rss_lut -> records
+// with a register slice (fs_skid) between blocks; record 27 clocks after tlast.
 // arrival queue = filter hit ? filter queue : lut[hash & (2^LUT_CFG.LOG2 - 1)].
 // hash_valid = IP class and hash != 0 (spec 2.2 G4); non-IP frames hash as 0 (queue lut[0])
 // and never look up the filter table. One frame per clock; each stage stalls on the next.
@@ -218,6 +219,27 @@ fs_parser #(
 
 assign s_axis_tready = parser_tready && cfg_enable;
 
+// ---------------------------------------------------------------- register slices
+// Between blocks, so no ready path crosses more than one block (the stages inside a block
+// share one enable).
+logic q_valid, q_ready;
+logic [HU_W-1:0] q_bundle;
+logic [TUP_W-1:0] q_tup;
+
+fs_skid #(
+    .WIDTH(HU_W)
+) slice_parse (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(p_valid),
+    .s_ready(p_ready),
+    .s_data({p_user, p_class, p_ipv6, p_ports, p_proto, p_src, p_dst, p_sport, p_dport}),
+    .m_valid(q_valid),
+    .m_ready(q_ready),
+    .m_data(q_bundle)
+);
+assign q_tup = q_bundle[TUP_W-1:0];
+
 // ---------------------------------------------------------------- hash
 logic h_valid, h_ready;
 logic [31:0] h_hash;
@@ -231,15 +253,15 @@ fs_hash #(
     .cfg_mode(cfg_hash_mode),
     .cfg_key(cfg_rss_key[415 -: 320]),
     .cfg_seed(cfg_hash_seed),
-    .s_tuple_valid(p_valid),
-    .s_tuple_ready(p_ready),
-    .s_tuple_ipv6(p_ipv6),
-    .s_tuple_ports(p_ports),
-    .s_tuple_src(p_src),
-    .s_tuple_dst(p_dst),
-    .s_tuple_sport(p_sport),
-    .s_tuple_dport(p_dport),
-    .s_tuple_user({p_user, p_class, p_ipv6, p_ports, p_proto, p_src, p_dst, p_sport, p_dport}),
+    .s_tuple_valid(q_valid),
+    .s_tuple_ready(q_ready),
+    .s_tuple_ipv6(q_tup[TUP_W-1]),
+    .s_tuple_ports(q_tup[TUP_W-2]),
+    .s_tuple_src(q_tup[TUP_W-11 -: 128]),
+    .s_tuple_dst(q_tup[TUP_W-139 -: 128]),
+    .s_tuple_sport(q_tup[31:16]),
+    .s_tuple_dport(q_tup[15:0]),
+    .s_tuple_user(q_bundle),
     .m_hash_valid(h_valid),
     .m_hash_ready(h_ready),
     .m_hash(h_hash),
@@ -247,6 +269,10 @@ fs_hash #(
 );
 
 // ---------------------------------------------------------------- filter lookup
+logic e_valid, e_ready, e_hit;
+logic [FLT_ID_WIDTH-1:0] e_id;
+logic [QUEUE_WIDTH-1:0] e_queue;
+logic [FU_W-1:0] e_user;
 logic f_valid, f_ready, f_hit;
 logic [FLT_ID_WIDTH-1:0] f_id;
 logic [QUEUE_WIDTH-1:0] f_queue;
@@ -254,8 +280,21 @@ logic [FU_W-1:0] f_user;
 logic [FU_W-1:0] f_user_in;
 logic [TUP_W-1:0] h_tup;
 
-assign h_tup = h_user[TUP_W-1:0];
-assign f_user_in = {h_user, h_hash};
+logic g_valid, g_ready;
+
+fs_skid #(
+    .WIDTH(FU_W)
+) slice_hash (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(h_valid),
+    .s_ready(h_ready),
+    .s_data({h_user, h_hash}),
+    .m_valid(g_valid),
+    .m_ready(g_ready),
+    .m_data(f_user_in)
+);
+assign h_tup = f_user_in[32 +: TUP_W];
 
 fs_filter_table #(
     .BUCKET_BITS(FLT_BUCKET_BITS),
@@ -266,8 +305,8 @@ fs_filter_table #(
 ) filters (
     .clk(clk),
     .rst(rst),
-    .s_lookup_valid(h_valid),
-    .s_lookup_ready(h_ready),
+    .s_lookup_valid(g_valid),
+    .s_lookup_ready(g_ready),
     .s_lookup_ipv6(h_tup[TUP_W-1]),
     .s_lookup_proto(h_tup[TUP_W-3 -: 8]),
     .s_lookup_src(h_tup[TUP_W-11 -: 128]),
@@ -275,12 +314,12 @@ fs_filter_table #(
     .s_lookup_sport(h_tup[31:16]),
     .s_lookup_dport(h_tup[15:0]),
     .s_lookup_user(f_user_in),
-    .m_lookup_valid(f_valid),
-    .m_lookup_ready(f_ready),
-    .m_lookup_hit(f_hit),
-    .m_lookup_id(f_id),
-    .m_lookup_queue(f_queue),
-    .m_lookup_user(f_user),
+    .m_lookup_valid(e_valid),
+    .m_lookup_ready(e_ready),
+    .m_lookup_hit(e_hit),
+    .m_lookup_id(e_id),
+    .m_lookup_queue(e_queue),
+    .m_lookup_user(e_user),
     .s_cmd_valid(flt_cmd_valid),
     .s_cmd_ready(flt_cmd_ready),
     .s_cmd_op(flt_cmd_op),
@@ -298,6 +337,19 @@ fs_filter_table #(
     .rsp_queue(flt_rsp_queue),
     .busy(flt_busy),
     .count(flt_count)
+);
+
+fs_skid #(
+    .WIDTH(FU_W + 1 + FLT_ID_WIDTH + QUEUE_WIDTH)
+) slice_filter (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(e_valid),
+    .s_ready(e_ready),
+    .s_data({e_user, e_hit, e_id, e_queue}),
+    .m_valid(f_valid),
+    .m_ready(f_ready),
+    .m_data({f_user, f_hit, f_id, f_queue})
 );
 
 // STATUS.INIT_BUSY: from reset until the table's first sweep is done

@@ -284,7 +284,7 @@ TEST_F(NicPlane, RecordLatencyAndOneFramePerClock) {
   }
   EXPECT_EQ(sent, 50);
   EXPECT_EQ(recs, 50);
-  EXPECT_EQ(first_rec - first_last, 24u);  // hw/README.md: 7 + 12 + 4 + 1
+  EXPECT_EQ(first_rec - first_last, 27u);  // hw/README.md: 7 + 12 + 4 + 1 + 3 slices
 }
 
 using Key = std::tuple<uint8_t, uint8_t, std::array<uint8_t, 16>, std::array<uint8_t, 16>,

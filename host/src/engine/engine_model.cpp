@@ -57,10 +57,16 @@ std::optional<FilterEvent> EngineModel::pop_event() {
 
 int EngineModel::ndo_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_index, uint32_t flow_id) {
   ++counters_.steer_calls;
+  const int rc = steer_filter(skb, rxq_index, flow_id);
+  if (rc < 0) ++counters_.driver_errors;
+  return rc;
+}
+
+int EngineModel::steer_filter(const kernel::Skb& skb, uint16_t rxq_index, uint32_t flow_id) {
   const FlowTuple& t = skb.tuple;
-  // The ice rejections that apply to a parsed frame (spec 7.2 R3-R5, 7.5).
-  if (!skb.dissect_ok || (t.family != 4 && t.family != 6) || skb.ipv4_fragment ||
-      (t.proto != kIpProtoTcp && t.proto != kIpProtoUdp))
+  // The ice rejections that apply to a parsed frame (spec 7.2 R2-R5, 7.5).
+  if (skb.encapsulation || !skb.dissect_ok || (t.family != 4 && t.family != 6) ||
+      skb.ipv4_fragment || (t.proto != kIpProtoTcp && t.proto != kIpProtoUdp))
     return -EPROTONOSUPPORT;
   // Nothing is lost silently: with no room to tell the host, the engine programs nothing.
   auto fifo_full = [&] {
@@ -69,27 +75,31 @@ int EngineModel::ndo_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_index, u
     return true;
   };
   if (auto hit = filters_.lookup(t)) {
-    if (hit->queue != rxq_index) {  // re-target, same id (spec 7.2 R9 "update")
-      if (fifo_full()) return -EBUSY;
-      filters_.retarget(hit->id, rxq_index);
-      ++counters_.steer_retargets;
-      events_.push_back({EventType::kRetarget, hit->id, t, rxq_index, flow_id, skb.hash});
-      ++counters_.events;
-    }
+    if (hit->queue == rxq_index) return int(hit->id);
+    if (fifo_full()) return -EBUSY;
+    filters_.retarget(hit->id, rxq_index);  // same id, new queue (spec 7.2 R9 "update")
+    ++counters_.steer_retargets;
+    events_.push_back({EventType::kRetarget, hit->id, t, rxq_index, flow_id, skb.hash});
+    ++counters_.events;
     return int(hit->id);
   }
-  // The ice id: atomic_inc_return on a signed counter, C remainder (spec 7.2).
-  int32_t next = static_cast<int32_t>(static_cast<uint32_t>(last_fltr_id_) + 1u);
-  int32_t id = next % 0xFFFF;
-  if (id < 0) {  // after 2^31 allocations: ice hands the kernel a negative rc
-    last_fltr_id_ = next;
-    return id;
-  }
-  if (fifo_full()) return -EBUSY;
-  FilterErr e = filters_.insert(t, uint32_t(id), rxq_index);
-  if (e == FilterErr::kFull) return -ENOSPC;
-  if (e == FilterErr::kIdInUse) return -EADDRINUSE;  // the id aliases a live filter (case 30)
+  // The ice id: atomic_inc_return on a signed counter, C remainder (spec 7.2). Drawing an id
+  // advances the counter whatever becomes of it, as in ice; an event-FIFO refusal draws none.
+  const int32_t next = static_cast<int32_t>(static_cast<uint32_t>(last_fltr_id_) + 1u);
+  const int32_t id = next % 0xFFFF;
+  if (id >= 0 && fifo_full()) return -EBUSY;
   last_fltr_id_ = next;
+  if (id < 0) return id;  // after 2^31 allocations: the kernel gets rc < 0
+  switch (filters_.insert(t, uint32_t(id), rxq_index)) {
+    case FilterErr::kOk:
+      break;
+    case FilterErr::kFull:
+      return -ENOSPC;
+    case FilterErr::kIdInUse:
+      return -EADDRINUSE;  // the id aliases a live filter (case 30)
+    default:
+      return -EIO;         // EXISTS cannot follow a lookup miss
+  }
   ++counters_.steer_adds;
   events_.push_back({EventType::kInsert, uint32_t(id), t, rxq_index, flow_id, skb.hash});
   ++counters_.events;
@@ -138,7 +148,6 @@ OutputRecord EngineModel::steer(const nic::ParsedFrame& p, uint32_t hash) {
   } else if (d.path == kernel::SetRpsCpuPath::kDriverError) {
     r.action = SteerAction::kDriverError;
     r.error = d.steer.rc;
-    ++counters_.driver_errors;
   }
   return r;
 }

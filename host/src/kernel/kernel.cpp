@@ -46,26 +46,48 @@ Kernel::Kernel(const KernelConfig& cfg) : cfg_(cfg) {
     throw std::invalid_argument("nr_cpu_ids must be 1..65535");
   if (cfg_.num_rx_queues == 0 || cfg_.num_rx_queues > 65535)
     throw std::invalid_argument("num_rx_queues must be 1..65535");
-  online_.assign(cfg_.nr_cpu_ids, true);
-  rmap_.resize(cfg_.nr_cpu_ids);
-  for (uint32_t c = 0; c < cfg_.nr_cpu_ids; ++c) {
+  if (cfg_.max_cpus < cfg_.nr_cpu_ids) cfg_.max_cpus = cfg_.nr_cpu_ids;
+  if (cfg_.max_queues < cfg_.num_rx_queues) cfg_.max_queues = cfg_.num_rx_queues;
+  if (cfg_.max_cpus > RPS_NO_CPU || cfg_.max_queues > 65535)
+    throw std::invalid_argument("max_cpus must be <= 65535 and max_queues <= 65535");
+  online_.assign(cfg_.max_cpus, true);
+  rmap_.resize(cfg_.max_cpus);
+  for (uint32_t c = 0; c < cfg_.max_cpus; ++c) {
     if (cfg_.rmap.empty()) {
       rmap_[c] = uint16_t(c % cfg_.num_rx_queues);  // alloc_cpu_rmap default (spec 1.2)
     } else {
-      if (c >= cfg_.rmap.size()) throw std::invalid_argument("rmap needs one queue per CPU");
+      if (c >= cfg_.rmap.size()) {
+        if (c < cfg_.nr_cpu_ids) throw std::invalid_argument("rmap needs one queue per CPU");
+        rmap_[c] = uint16_t(c % cfg_.num_rx_queues);
+        continue;
+      }
       if (cfg_.rmap[c] >= cfg_.num_rx_queues)
         throw std::invalid_argument("rmap names a queue >= num_rx_queues");
       rmap_[c] = cfg_.rmap[c];
     }
   }
-  tables_.resize(cfg_.num_rx_queues);
-  rps_maps_.resize(cfg_.num_rx_queues);
-  head_.assign(cfg_.nr_cpu_ids, 0);
-  tail_.assign(cfg_.nr_cpu_ids, 0);
+  tables_.resize(cfg_.max_queues);
+  rps_maps_.resize(cfg_.max_queues);
+  head_.assign(cfg_.max_cpus, 0);
+  tail_.assign(cfg_.max_cpus, 0);
 }
 
+bool Kernel::set_nr_cpu_ids(uint32_t n) {
+  if (n == 0 || n > cfg_.max_cpus) return false;
+  cfg_.nr_cpu_ids = n;
+  return true;
+}
+
+bool Kernel::set_num_rx_queues(uint32_t n) {
+  if (n == 0 || n > cfg_.max_queues) return false;
+  cfg_.num_rx_queues = n;
+  return true;
+}
+
+// The knobs below accept any queue/CPU the model keeps state for (max_queues/max_cpus,
+// = real_num_rx_queues/nr_cpu_ids unless capacities were given).
 int Kernel::store_rps_flow_cnt(uint32_t rxq, uint64_t count) {
-  if (rxq >= cfg_.num_rx_queues) return -EINVAL;
+  if (rxq >= cfg_.max_queues) return -EINVAL;
   if (count == 0) {
     tables_[rxq].reset();
     return 0;
@@ -100,20 +122,20 @@ int Kernel::set_rps_sock_flow_entries(uint64_t entries) {
 }
 
 int Kernel::set_rps_map(uint32_t rxq, const std::vector<uint16_t>& cpus) {
-  if (rxq >= cfg_.num_rx_queues) return -EINVAL;
+  if (rxq >= cfg_.max_queues) return -EINVAL;
   for (auto c : cpus)
-    if (c >= cfg_.nr_cpu_ids) return -EINVAL;
+    if (c >= cfg_.max_cpus) return -EINVAL;
   rps_maps_[rxq] = cpus;
   return 0;
 }
 
 void Kernel::set_cpu_online(uint32_t cpu, bool online) {
-  if (cpu >= cfg_.nr_cpu_ids) throw std::out_of_range("cpu >= nr_cpu_ids");
+  if (cpu >= cfg_.max_cpus) throw std::out_of_range("cpu >= nr_cpu_ids");
   online_[cpu] = online;
 }
 
 void Kernel::set_rmap_entry(uint32_t cpu, uint16_t queue) {
-  if (cpu >= cfg_.nr_cpu_ids || queue >= cfg_.num_rx_queues)
+  if (cpu >= cfg_.max_cpus || queue >= cfg_.max_queues)
     throw std::out_of_range("rmap entry out of range");
   rmap_[cpu] = queue;
 }
@@ -280,7 +302,7 @@ void Kernel::enqueue_to_backlog(uint32_t cpu, RxDecision& d) {
 
 RxDecision Kernel::netif_receive_skb(const Skb& skb) {
   RxDecision d;
-  d.cpu = get_rps_cpu(skb, d);
+  d.cpu = rps_needed_ ? get_rps_cpu(skb, d) : -1;
   if (d.cpu >= 0) enqueue_to_backlog(uint32_t(d.cpu), d);
   else d.rflow = RflowRef{};
   return d;
@@ -288,7 +310,7 @@ RxDecision Kernel::netif_receive_skb(const Skb& skb) {
 
 RxDecision Kernel::netif_rx(const Skb& skb, uint32_t current_cpu) {
   RxDecision d;
-  d.cpu = get_rps_cpu(skb, d);
+  d.cpu = rps_needed_ ? get_rps_cpu(skb, d) : -1;
   if (d.cpu < 0) {
     d.rflow = RflowRef{};
     enqueue_to_backlog(current_cpu, d);

@@ -113,6 +113,8 @@ class EngineModel : public kernel::RxFlowSteer {
   const EngineParams& params() const { return params_; }
 
  private:
+  int steer_filter(const kernel::Skb& skb, uint16_t rxq_index, uint32_t flow_id);
+
   EngineParams params_;
   nic::Rss rss_;
   kernel::Kernel kernel_;

@@ -32,6 +32,8 @@ class RpsMayExpireFlow {
 struct KernelConfig {
   uint32_t nr_cpu_ids = 4;
   uint32_t num_rx_queues = 4;      // real_num_rx_queues
+  uint32_t max_cpus = 0;           // state kept for this many CPUs; 0 = nr_cpu_ids
+  uint32_t max_queues = 0;         // and queues; 0 = num_rx_queues (the engine's capacities)
   Variant variant = Variant::kPatched;
   SlotMode slot_mode = SlotMode::kLog;
   bool ntuple = true;              // NETIF_F_NTUPLE
@@ -111,6 +113,15 @@ class Kernel : public RpsMayExpireFlow {
   void set_rmap_entry(uint32_t cpu, uint16_t queue);
   void set_driver(RxFlowSteer* drv) { driver_ = drv; }
   void set_variant(Variant v) { cfg_.variant = v; }
+  void set_slot_mode(SlotMode m) { cfg_.slot_mode = m; }
+  // Runtime sizes within the capacities (the engine's registers); false if out of range.
+  bool set_nr_cpu_ids(uint32_t n);
+  bool set_num_rx_queues(uint32_t n);
+  // The register-level host writes rps_cpu_mask itself (the kernel computes it on sock
+  // table allocation, spec 1.1).
+  void set_rps_cpu_mask(uint32_t m) { rps_cpu_mask_ = m; }
+  // Static key rps_needed: off, netif_receive_skb skips get_rps_cpu (spec 1.1).
+  void set_rps_needed(bool on) { rps_needed_ = on; }
 
   // --- data path --------------------------------------------------------------------------
   // rps_record_sock_flow from recvmsg on `cpu` (spec 1.1); no-op for hash 0 or no table.
@@ -165,6 +176,7 @@ class Kernel : public RpsMayExpireFlow {
   std::vector<std::vector<uint16_t>> rps_maps_;
   std::unique_ptr<rps_sock_flow_table> sock_;
   uint32_t rps_cpu_mask_ = 0;
+  bool rps_needed_ = true;
   std::vector<uint32_t> head_;   // softnet_data.input_queue_head
   std::vector<uint32_t> tail_;   // softnet_data.input_queue_tail
   RxFlowSteer* driver_ = nullptr;

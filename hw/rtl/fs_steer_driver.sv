@@ -1,0 +1,445 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// The engine's steer driver: the hardware ndo_rx_flow_steer (EngineModel::ndo_rx_flow_steer,
+// docs/model-notes.md "The engine versus ice"). For each request it returns what the golden
+// model returns and posts the events it posts:
+//   not steerable or not TCP/UDP          -> -EPROTONOSUPPORT (spec 7.2 R3-R5, 7.5)
+//   LOOKUP hit, same queue                -> id
+//   LOOKUP hit, other queue               -> RETARGET, event RETARGET, id (spec 7.2 R9)
+//   LOOKUP miss                           -> id = (counter + 1) % 0xFFFF, signed C (spec 7.2):
+//       id < 0: counter advances, nothing inserted, rc = id
+//       INSERT OK: counter advances, event INSERT, rc = id
+//       FULL -> -ENOSPC, ID_IN_USE (or id >= 2^ID_WIDTH) -> -EADDRINUSE; the drawn id is
+//       spent either way (counter advances, as ice's atomic_inc_return does)
+//   an event needed and the event FIFO full -> -EBUSY, nothing programmed, refusal counted
+//   the table answering what the sequence cannot produce (another agent changed it between
+//   the driver's commands) -> -EIO, nothing posted
+// Order: a request takes its place in the contract's total order when it is accepted. It
+// sees the event FIFO as it was at that clock (a pop in the same clock comes after it) and
+// holds the filter table (flt_lock) until its last table response, so the engine top must
+// not interleave other table commands while flt_lock is high.
+// One request at a time. Latency with fs_filter_table (idle, no lookups in flight) from the
+// accepting clock to m_drv_rsp_valid: not steerable 1; hit 6 (also a refused retarget);
+// retarget 12; miss with INSERT (OK, FULL, ID_IN_USE) 12; miss refused before INSERT
+// (negative id, -EBUSY) 7. The id allocation also waits until 5 clocks after a counter
+// change (never with fs_filter_table, whose LOOKUP alone takes 5).
+module fs_steer_driver #(
+    // filter id width (1..16); ids >= 2^ID_WIDTH are refused like ids in use
+    parameter integer ID_WIDTH = 16,
+    // RX queue number width
+    parameter integer QUEUE_WIDTH = 11,
+    // log2 of the event FIFO depth (>= 1)
+    parameter integer EVT_DEPTH_LOG2 = 9,
+    // request tag width (passed through to the response)
+    parameter integer TAG_WIDTH = 16
+) (
+    input  wire                      clk,
+    input  wire                      rst,
+
+    // driver calls: ndo_rx_flow_steer(skb, queue, flow_id)
+    input  wire                      s_drv_req_valid,
+    output wire                      s_drv_req_ready,
+    input  wire [QUEUE_WIDTH-1:0]    s_drv_req_queue,
+    input  wire [31:0]               s_drv_req_flow_id,
+    input  wire [31:0]               s_drv_req_hash,
+    input  wire                      s_drv_req_steerable, // parse class allows aRFS
+    input  wire                      s_drv_req_ipv6,
+    input  wire [7:0]                s_drv_req_proto,
+    input  wire [127:0]              s_drv_req_src,       // byte 0 in [127:120]; IPv4 in [127:96]
+    input  wire [127:0]              s_drv_req_dst,
+    input  wire [15:0]               s_drv_req_sport,
+    input  wire [15:0]               s_drv_req_dport,
+    input  wire [TAG_WIDTH-1:0]      s_drv_req_tag,
+
+    output wire                      m_drv_rsp_valid,
+    input  wire                      m_drv_rsp_ready,
+    output wire [31:0]               m_drv_rsp_rc,        // signed: filter id >= 0 or -errno
+    output wire [TAG_WIDTH-1:0]      m_drv_rsp_tag,
+
+    // filter table command port (fs_filter_table s_cmd_* / rsp_*)
+    output wire                      m_flt_cmd_valid,
+    input  wire                      m_flt_cmd_ready,
+    output wire [3:0]                m_flt_cmd_op,        // enum filter_op
+    output wire                      m_flt_cmd_ipv6,
+    output wire [7:0]                m_flt_cmd_proto,
+    output wire [127:0]              m_flt_cmd_src,
+    output wire [127:0]              m_flt_cmd_dst,
+    output wire [15:0]               m_flt_cmd_sport,
+    output wire [15:0]               m_flt_cmd_dport,
+    output wire [ID_WIDTH-1:0]       m_flt_cmd_id,
+    output wire [QUEUE_WIDTH-1:0]    m_flt_cmd_queue,
+    input  wire                      s_flt_rsp_valid,     // one-clock pulse per command
+    input  wire [3:0]                s_flt_rsp_err,       // enum filter_err
+    input  wire [ID_WIDTH-1:0]       s_flt_rsp_id,
+    input  wire [QUEUE_WIDTH-1:0]    s_flt_rsp_queue,
+    output wire                      flt_lock,            // the driver holds the table
+
+    // the ice counter (spec 7.2): set the last id (the next id is value + 1); read back
+    input  wire                      cfg_last_id_wr_valid,
+    output wire                      cfg_last_id_wr_ready,
+    input  wire [31:0]               cfg_last_id_wr_data,
+    output wire [31:0]               cfg_last_id,
+
+    // event FIFO head (first word falls through) and pop
+    output wire                      m_evt_valid,
+    input  wire                      m_evt_ready,         // pops the head
+    output wire [3:0]                m_evt_type,          // enum event_type
+    output wire [ID_WIDTH-1:0]       m_evt_id,
+    output wire [QUEUE_WIDTH-1:0]    m_evt_queue,
+    output wire [31:0]               m_evt_flow_id,
+    output wire [31:0]               m_evt_hash,
+    output wire                      m_evt_ipv6,
+    output wire [7:0]                m_evt_proto,
+    output wire [127:0]              m_evt_src,
+    output wire [127:0]              m_evt_dst,
+    output wire [15:0]               m_evt_sport,
+    output wire [15:0]               m_evt_dport,
+    output wire [EVT_DEPTH_LOG2:0]   evt_count,           // events stored
+
+    // counters (enum counter STEER_CALLS, STEER_ADDS, STEER_RETARGETS, DRIVER_ERRORS)
+    output wire [63:0]               stat_steer_calls,
+    output wire [63:0]               stat_steer_adds,
+    output wire [63:0]               stat_steer_retargets,
+    output wire [63:0]               stat_evt_refusals,   // -EBUSY answers
+    output wire [63:0]               stat_driver_errors,  // answers < 0
+    output wire                      busy                 // a request is in progress
+);
+
+`include "flowsteer_regs.vh"
+
+localparam [3:0] OP_INSERT = 4'(FS_FILTER_OP_INSERT);
+localparam [3:0] OP_RETARGET = 4'(FS_FILTER_OP_RETARGET);
+localparam [3:0] OP_LOOKUP = 4'(FS_FILTER_OP_LOOKUP);
+localparam [3:0] E_OK = 4'(FS_FILTER_ERR_OK);
+localparam [3:0] E_FULL = 4'(FS_FILTER_ERR_FULL);
+localparam [3:0] E_NOT_FOUND = 4'(FS_FILTER_ERR_NOT_FOUND);
+localparam [3:0] E_ID_IN_USE = 4'(FS_FILTER_ERR_ID_IN_USE);
+localparam [3:0] T_INSERT = 4'(FS_EVENT_TYPE_INSERT);
+localparam [3:0] T_RETARGET = 4'(FS_EVENT_TYPE_RETARGET);
+
+// negative errno values as the kernel sees them (spec 7.5; the engine's own in model-notes)
+localparam [31:0] RC_EIO = ~32'd5 + 32'd1;
+localparam [31:0] RC_EBUSY = ~32'd16 + 32'd1;
+localparam [31:0] RC_ENOSPC = ~32'd28 + 32'd1;
+localparam [31:0] RC_EPROTONOSUPPORT = ~32'd93 + 32'd1;
+localparam [31:0] RC_EADDRINUSE = ~32'd98 + 32'd1;
+localparam [7:0] PROTO_TCP = 8'd6;
+localparam [7:0] PROTO_UDP = 8'd17;
+
+// clocks for the id pipeline to follow a counter change (last_id_reg -> id_reg)
+localparam [2:0] SETTLE = 3'd5;
+
+localparam integer EVT_W = 1 + ID_WIDTH + QUEUE_WIDTH + 32 + 32 + 1 + 8 + 128 + 128 + 16 + 16;
+
+`ifdef VERILATOR
+if (ID_WIDTH < 1 || ID_WIDTH > 16 || QUEUE_WIDTH < 1 || EVT_DEPTH_LOG2 < 1 ||
+    TAG_WIDTH < 1) begin : g_bad_param
+    $error("fs_steer_driver: need 1 <= ID_WIDTH <= 16, QUEUE_WIDTH, EVT_DEPTH_LOG2, TAG_WIDTH >= 1");
+end
+`endif
+
+// ---------------------------------------------------------------- state
+localparam [3:0] S_IDLE = 4'd0, S_LOOKUP = 4'd1, S_LOOKUP_WAIT = 4'd2, S_ALLOC = 4'd3,
+                 S_INSERT = 4'd4, S_INSERT_WAIT = 4'd5, S_RETARGET = 4'd6,
+                 S_RETARGET_WAIT = 4'd7, S_RSP = 4'd8;
+
+logic [3:0] state_reg = S_IDLE, state_next;
+logic [31:0] rc_reg, rc_next;
+logic [ID_WIDTH-1:0] flt_id_reg, flt_id_next;
+logic [31:0] last_id_reg = '0, last_id_next;
+logic [2:0] settle_reg = SETTLE, settle_next;
+logic room_reg;                      // the event FIFO had room when the request was accepted
+
+// the request (datapath)
+logic [QUEUE_WIDTH-1:0] req_queue_reg;
+logic [31:0] req_flow_id_reg;
+logic [31:0] req_hash_reg;
+logic req_ipv6_reg;
+logic [7:0] req_proto_reg;
+logic [127:0] req_src_reg, req_dst_reg;
+logic [15:0] req_sport_reg, req_dport_reg;
+logic [TAG_WIDTH-1:0] req_tag_reg;
+
+logic [63:0] calls_reg = '0, adds_reg = '0, retargets_reg = '0, refusals_reg = '0;
+logic [63:0] errors_reg = '0;
+
+logic req_take, rsp_take;
+logic inc_adds, inc_retargets, inc_refusals;
+logic evt_push, evt_retarget;
+logic steerable;
+
+// ---------------------------------------------------------------- id allocation (spec 7.2)
+// id = next % 0xFFFF with C semantics, next = last_id + 1 (signed, wrapping). Free-running
+// pipeline: 2^16 = 1 (mod 0xFFFF), so |next| mod 0xFFFF is two 16-bit folds.
+logic [31:0] next_reg;               // counter + 1
+logic [31:0] mag_reg;                // |next|
+logic neg1_reg, neg2_reg, neg3_reg;
+logic [16:0] sum_reg;                // |next|[31:16] + |next|[15:0]
+logic [15:0] fold_reg;               // = |next| (mod 0xFFFF), 0..0xFFFF
+logic [31:0] id_reg;                 // the signed id
+logic [15:0] rem;
+logic id_fits;
+
+always_comb begin
+    rem = (fold_reg == 16'hFFFF) ? 16'd0 : fold_reg;
+    id_fits = (id_reg >> ID_WIDTH) == 32'd0;
+end
+
+always_ff @(posedge clk) begin
+    next_reg <= last_id_reg + 32'd1;
+    mag_reg <= next_reg[31] ? (32'd0 - next_reg) : next_reg;
+    neg1_reg <= next_reg[31];
+    sum_reg <= {1'b0, mag_reg[31:16]} + {1'b0, mag_reg[15:0]};
+    neg2_reg <= neg1_reg;
+    fold_reg <= sum_reg[15:0] + {15'd0, sum_reg[16]};
+    neg3_reg <= neg2_reg;
+    id_reg <= neg3_reg ? (32'd0 - {16'd0, rem}) : {16'd0, rem};
+end
+
+// ---------------------------------------------------------------- control
+always_comb begin
+    steerable = s_drv_req_steerable &&
+                (s_drv_req_proto == PROTO_TCP || s_drv_req_proto == PROTO_UDP);
+    rsp_take = (state_reg == S_RSP) && m_drv_rsp_ready;
+
+    state_next = state_reg;
+    rc_next = rc_reg;
+    flt_id_next = flt_id_reg;
+    last_id_next = last_id_reg;
+    settle_next = (settle_reg != 3'd0) ? settle_reg - 3'd1 : 3'd0;
+    req_take = 1'b0;
+    inc_adds = 1'b0;
+    inc_retargets = 1'b0;
+    inc_refusals = 1'b0;
+    evt_push = 1'b0;
+    evt_retarget = 1'b0;
+
+    case (state_reg)
+        S_IDLE: begin
+            if (cfg_last_id_wr_valid) begin
+                last_id_next = cfg_last_id_wr_data;
+                settle_next = SETTLE;
+            end else if (s_drv_req_valid) begin
+                req_take = 1'b1;
+                if (steerable) begin
+                    state_next = S_LOOKUP;
+                end else begin
+                    rc_next = RC_EPROTONOSUPPORT;
+                    state_next = S_RSP;
+                end
+            end
+        end
+        S_LOOKUP: begin
+            if (m_flt_cmd_ready) begin
+                state_next = S_LOOKUP_WAIT;
+            end
+        end
+        S_LOOKUP_WAIT: begin
+            if (s_flt_rsp_valid) begin
+                if (s_flt_rsp_err == E_OK) begin
+                    flt_id_next = s_flt_rsp_id;
+                    rc_next = 32'(s_flt_rsp_id);
+                    if (s_flt_rsp_queue == req_queue_reg) begin
+                        state_next = S_RSP;
+                    end else if (!room_reg) begin
+                        inc_refusals = 1'b1;
+                        rc_next = RC_EBUSY;
+                        state_next = S_RSP;
+                    end else begin
+                        state_next = S_RETARGET;
+                    end
+                end else if (s_flt_rsp_err == E_NOT_FOUND) begin
+                    state_next = S_ALLOC;
+                end else begin
+                    rc_next = RC_EIO;
+                    state_next = S_RSP;
+                end
+            end
+        end
+        S_ALLOC: begin
+            if (settle_reg == 3'd0) begin
+                flt_id_next = id_reg[ID_WIDTH-1:0];
+                rc_next = id_reg;
+                state_next = S_RSP;
+                if (id_reg[31]) begin
+                    // after 2^31 allocations: a negative rc, counter advances (spec 7.2)
+                    last_id_next = next_reg;
+                    settle_next = SETTLE;
+                end else if (!room_reg) begin
+                    inc_refusals = 1'b1;
+                    rc_next = RC_EBUSY;
+                end else if (!id_fits) begin
+                    // the id is drawn (counter advances) but cannot be stored
+                    last_id_next = next_reg;
+                    settle_next = SETTLE;
+                    rc_next = RC_EADDRINUSE;
+                end else begin
+                    state_next = S_INSERT;
+                end
+            end
+        end
+        S_INSERT: begin
+            if (m_flt_cmd_ready) begin
+                state_next = S_INSERT_WAIT;
+            end
+        end
+        S_INSERT_WAIT: begin
+            if (s_flt_rsp_valid) begin
+                state_next = S_RSP;
+                if (s_flt_rsp_err == E_OK) begin
+                    last_id_next = next_reg;
+                    settle_next = SETTLE;
+                    inc_adds = 1'b1;
+                    evt_push = 1'b1;
+                end else if (s_flt_rsp_err == E_FULL) begin
+                    last_id_next = next_reg;  // a drawn id is spent, as in ice
+                    settle_next = SETTLE;
+                    rc_next = RC_ENOSPC;
+                end else if (s_flt_rsp_err == E_ID_IN_USE) begin
+                    last_id_next = next_reg;
+                    settle_next = SETTLE;
+                    rc_next = RC_EADDRINUSE;
+                end else begin
+                    rc_next = RC_EIO;
+                end
+            end
+        end
+        S_RETARGET: begin
+            if (m_flt_cmd_ready) begin
+                state_next = S_RETARGET_WAIT;
+            end
+        end
+        S_RETARGET_WAIT: begin
+            if (s_flt_rsp_valid) begin
+                state_next = S_RSP;
+                if (s_flt_rsp_err == E_OK) begin
+                    inc_retargets = 1'b1;
+                    evt_push = 1'b1;
+                    evt_retarget = 1'b1;
+                end else begin
+                    rc_next = RC_EIO;
+                end
+            end
+        end
+        S_RSP: begin
+            if (m_drv_rsp_ready) begin
+                state_next = S_IDLE;
+            end
+        end
+        default: begin
+            state_next = S_IDLE;
+        end
+    endcase
+end
+
+// ---------------------------------------------------------------- event FIFO
+logic [EVT_W-1:0] evt_wr_data, evt_rd_data;
+logic evt_wr_ready;
+logic [EVT_DEPTH_LOG2:0] evt_count_int;
+
+assign evt_wr_data = {evt_retarget, flt_id_reg, req_queue_reg, req_flow_id_reg, req_hash_reg,
+                      req_ipv6_reg, req_proto_reg, req_src_reg, req_dst_reg, req_sport_reg,
+                      req_dport_reg};
+
+fs_event_fifo #(
+    .DATA_WIDTH(EVT_W),
+    .DEPTH_LOG2(EVT_DEPTH_LOG2)
+) evt_fifo (
+    .clk(clk),
+    .rst(rst),
+    .s_evt_valid(evt_push),
+    .s_evt_ready(evt_wr_ready),
+    .s_evt_data(evt_wr_data),
+    .m_evt_valid(m_evt_valid),
+    .m_evt_ready(m_evt_ready),
+    .m_evt_data(evt_rd_data),
+    .count(evt_count_int)
+);
+
+// ---------------------------------------------------------------- registers
+always_ff @(posedge clk) begin
+    state_reg <= state_next;
+    rc_reg <= rc_next;
+    flt_id_reg <= flt_id_next;
+    last_id_reg <= last_id_next;
+    settle_reg <= settle_next;
+    if (req_take) begin
+        room_reg <= evt_wr_ready;
+        req_queue_reg <= s_drv_req_queue;
+        req_flow_id_reg <= s_drv_req_flow_id;
+        req_hash_reg <= s_drv_req_hash;
+        req_ipv6_reg <= s_drv_req_ipv6;
+        req_proto_reg <= s_drv_req_proto;
+        req_src_reg <= s_drv_req_src;
+        req_dst_reg <= s_drv_req_dst;
+        req_sport_reg <= s_drv_req_sport;
+        req_dport_reg <= s_drv_req_dport;
+        req_tag_reg <= s_drv_req_tag;
+    end
+    if (req_take) begin
+        calls_reg <= calls_reg + 64'd1;
+    end
+    if (inc_adds) begin
+        adds_reg <= adds_reg + 64'd1;
+    end
+    if (inc_retargets) begin
+        retargets_reg <= retargets_reg + 64'd1;
+    end
+    if (inc_refusals) begin
+        refusals_reg <= refusals_reg + 64'd1;
+    end
+    if (rsp_take && rc_reg[31]) begin
+        errors_reg <= errors_reg + 64'd1;
+    end
+    if (rst) begin
+        state_reg <= S_IDLE;
+        last_id_reg <= '0;
+        settle_reg <= SETTLE;
+        calls_reg <= '0;
+        adds_reg <= '0;
+        retargets_reg <= '0;
+        refusals_reg <= '0;
+        errors_reg <= '0;
+    end
+end
+
+// ---------------------------------------------------------------- outputs
+assign s_drv_req_ready = (state_reg == S_IDLE) && !cfg_last_id_wr_valid;
+assign cfg_last_id_wr_ready = (state_reg == S_IDLE);
+assign cfg_last_id = last_id_reg;
+
+assign m_drv_rsp_valid = (state_reg == S_RSP);
+assign m_drv_rsp_rc = rc_reg;
+assign m_drv_rsp_tag = req_tag_reg;
+
+assign m_flt_cmd_valid = (state_reg == S_LOOKUP) || (state_reg == S_INSERT) ||
+                         (state_reg == S_RETARGET);
+assign m_flt_cmd_op = (state_reg == S_INSERT) ? OP_INSERT :
+                      (state_reg == S_RETARGET) ? OP_RETARGET : OP_LOOKUP;
+assign m_flt_cmd_ipv6 = req_ipv6_reg;
+assign m_flt_cmd_proto = req_proto_reg;
+assign m_flt_cmd_src = req_src_reg;
+assign m_flt_cmd_dst = req_dst_reg;
+assign m_flt_cmd_sport = req_sport_reg;
+assign m_flt_cmd_dport = req_dport_reg;
+assign m_flt_cmd_id = flt_id_reg;
+assign m_flt_cmd_queue = req_queue_reg;
+assign flt_lock = (state_reg != S_IDLE) && (state_reg != S_RSP);
+
+assign m_evt_type = evt_rd_data[EVT_W-1] ? T_RETARGET : T_INSERT;
+assign {m_evt_id, m_evt_queue, m_evt_flow_id, m_evt_hash, m_evt_ipv6, m_evt_proto, m_evt_src,
+        m_evt_dst, m_evt_sport, m_evt_dport} = evt_rd_data[EVT_W-2:0];
+assign evt_count = evt_count_int;
+
+assign stat_steer_calls = calls_reg;
+assign stat_steer_adds = adds_reg;
+assign stat_steer_retargets = retargets_reg;
+assign stat_evt_refusals = refusals_reg;
+assign stat_driver_errors = errors_reg;
+assign busy = (state_reg != S_IDLE);
+
+endmodule
+
+`resetall
