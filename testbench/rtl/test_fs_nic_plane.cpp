@@ -261,7 +261,7 @@ TEST_F(NicPlane, FilterCommandsThroughRegisters) {
 TEST_F(NicPlane, RecordLatencyAndOneFramePerClock) {
   wr(regs::CTRL::kAddr, regs::CTRL::kReset | regs::CTRL::ENABLE.put(1));
   sim_->m_rec_ready = 1;
-  uint64_t first_last = 0, first_rec = 0;
+  uint64_t first_last = 0, first_rec = 0, last_accept = 0, last_rec = 0;
   int sent = 0, recs = 0;
   for (int c = 0; c < 120; ++c) {
     // 64-byte single-beat frames back to back
@@ -278,13 +278,17 @@ TEST_F(NicPlane, RecordLatencyAndOneFramePerClock) {
     }
     if (sim_->s_axis_tvalid && sim_->s_axis_tready) {
       if (sent == 0) first_last = sim_.cycles();
+      last_accept = sim_.cycles();
       ++sent;
     }
+    if (sim_->m_rec_valid) last_rec = sim_.cycles();
     sim_.tick();
   }
   EXPECT_EQ(sent, 50);
   EXPECT_EQ(recs, 50);
   EXPECT_EQ(first_rec - first_last, 27u);  // hw/README.md: 7 + 12 + 4 + 1 + 3 slices
+  EXPECT_EQ(last_accept - first_last, 49u);  // one frame per clock in
+  EXPECT_EQ(last_rec - first_rec, 49u);      // and one record per clock out
 }
 
 using Key = std::tuple<uint8_t, uint8_t, std::array<uint8_t, 16>, std::array<uint8_t, 16>,

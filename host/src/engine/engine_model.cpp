@@ -37,11 +37,6 @@ EngineModel::EngineModel(const EngineParams& p)
 
 void EngineModel::set_lut_entry(uint32_t i, uint16_t queue) { rss_.set_lut_entry(i, queue); }
 
-void EngineModel::set_ntuple(bool on) {
-  kernel_.set_ntuple(on);
-  if (!on) filters_.clear();
-}
-
 FilterErr EngineModel::filter_delete(uint32_t id) {
   FilterErr e = filters_.remove(id);
   if (e == FilterErr::kOk) ++counters_.flt_deletes;
@@ -120,7 +115,7 @@ OutputRecord EngineModel::steer(const nic::ParsedFrame& p, uint32_t hash) {
   r.hash_valid = r.hash != 0;
   if (r.hash_valid) ++counters_.pkts_hashed;
   std::optional<FilterHit> hit;                         // 3. filter, else LUT
-  if (p.is_ip()) hit = filters_.lookup(p.tuple);
+  if (p.is_ip() && filter_lookup_) hit = filters_.lookup(p.tuple);
   if (hit) {
     r.filter_hit = true;
     r.filter_id = hit->id;

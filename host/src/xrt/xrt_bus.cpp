@@ -12,8 +12,16 @@ class XrtBus : public RegisterBus {
  public:
   XrtBus(xrt::device dev, xrt::uuid uuid, xrt::ip ip, std::string what)
       : dev_(std::move(dev)), uuid_(std::move(uuid)), ip_(std::move(ip)), what_(std::move(what)) {}
-  uint32_t read32(uint32_t offset) override { return ip_.read_register(offset); }
-  void write32(uint32_t offset, uint32_t value) override { ip_.write_register(offset, value); }
+  // XRT reports bus errors as exceptions; byte strobes are not exposed (whole words only).
+  AxiResp read(uint32_t offset, uint32_t& value) override {
+    value = ip_.read_register(offset);
+    return AxiResp::kOkay;
+  }
+  AxiResp write(uint32_t offset, uint32_t value, uint8_t strb) override {
+    if (strb != 0xF) throw DeviceError("xrt backend: partial-word register writes are not supported");
+    ip_.write_register(offset, value);
+    return AxiResp::kOkay;
+  }
   std::string describe() const override { return what_; }
 
  private:

@@ -15,12 +15,20 @@ class DeviceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// AXI4-Lite response codes a register access can get.
+enum class AxiResp : uint8_t { kOkay = 0, kSlvErr = 2 };
+
 class RegisterBus {
  public:
   virtual ~RegisterBus() = default;
-  virtual uint32_t read32(uint32_t offset) = 0;
-  virtual void write32(uint32_t offset, uint32_t value) = 0;
+  virtual AxiResp read(uint32_t offset, uint32_t& value) = 0;
+  // strb: byte enables (bit i = byte i); command registers act on any strobe.
+  virtual AxiResp write(uint32_t offset, uint32_t value, uint8_t strb = 0xF) = 0;
   virtual std::string describe() const = 0;
+
+  // For driver code: an SLVERR is a DeviceError naming the offset.
+  uint32_t read32(uint32_t offset);
+  void write32(uint32_t offset, uint32_t value);
 };
 
 // Checks that `path` is a readable xclbin (magic "xclbin2"); throws DeviceError otherwise.

@@ -82,7 +82,26 @@ class EngineModel : public kernel::RxFlowSteer {
   int set_rps_flow_cnt(uint32_t q, uint64_t count) { return kernel_.store_rps_flow_cnt(q, count); }
   int set_rps_sock_flow_entries(uint64_t n) { return kernel_.set_rps_sock_flow_entries(n); }
   void set_variant(kernel::Variant v) { kernel_.set_variant(v); }
-  void set_ntuple(bool on);  // off also clears every filter (ice_vsi_manage_fdir(false))
+  void set_ntuple(bool on) { kernel_.set_ntuple(on); }  // the host clears filters itself
+  void set_slot_mode(kernel::SlotMode m) { kernel_.set_slot_mode(m); }
+  void set_rx_cpu_rmap(bool present) { kernel_.set_rx_cpu_rmap(present); }
+  void set_rps_needed(bool on) { kernel_.set_rps_needed(on); }
+  bool set_nr_cpu_ids(uint32_t n) { return kernel_.set_nr_cpu_ids(n); }
+  bool set_num_rx_queues(uint32_t n) { return kernel_.set_num_rx_queues(n); }
+  void set_rps_cpu_mask(uint32_t m) { kernel_.set_rps_cpu_mask(m); }
+  void set_lut(const std::vector<uint16_t>& lut) { rss_.set_lut(lut); }
+  // CTRL.FLT_LOOKUP: off, filter hits do not pick the arrival queue.
+  void set_filter_lookup(bool on) { filter_lookup_ = on; }
+  void clear_counters() { counters_ = EngineCounters{}; }
+  // Host filter commands (the FLT register block).
+  FilterErr filter_insert(const FlowTuple& t, uint32_t id, uint16_t queue) {
+    return filters_.insert(t, id, queue);
+  }
+  FilterErr filter_retarget(uint32_t id, uint16_t queue) { return filters_.retarget(id, queue); }
+  std::optional<FilterHit> filter_lookup(const FlowTuple& t) const { return filters_.lookup(t); }
+  void filter_clear() { filters_.clear(); }
+  const FilterEvent* peek_event() const { return events_.empty() ? nullptr : &events_.front(); }
+  int32_t last_fltr_id() const { return last_fltr_id_; }
   int set_rps_map(uint32_t q, const std::vector<uint16_t>& cpus) { return kernel_.set_rps_map(q, cpus); }
   void sock_record(uint32_t hash, uint32_t cpu) { kernel_.rps_record_sock_flow(hash, cpu); }
   bool sock_write(uint32_t index, uint32_t value) { return kernel_.write_sock_entry(index, value); }
@@ -107,6 +126,7 @@ class EngineModel : public kernel::RxFlowSteer {
   // The kernel plane's view of the last packet (set_rps_cpu path, gate row, slot).
   const kernel::RxDecision& last_decision() const { return last_; }
   const kernel::Kernel& kernel() const { return kernel_; }
+  kernel::Kernel& kernel_plane() { return kernel_; }
   const FilterStore& filters() const { return filters_; }
   const nic::Rss& rss() const { return rss_; }
   size_t events_pending() const { return events_.size(); }
@@ -121,6 +141,7 @@ class EngineModel : public kernel::RxFlowSteer {
   FilterStore filters_;
   std::deque<FilterEvent> events_;
   int32_t last_fltr_id_ = 0;
+  bool filter_lookup_ = true;
   EngineCounters counters_;
   kernel::RxDecision last_;
 };
