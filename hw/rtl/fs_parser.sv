@@ -91,8 +91,8 @@ logic [8*WIN-1:0] cap_win_next;
 logic [BEAT_BITS-1:0] cap_beat_reg = '0;
 logic [15:0] cap_len_reg = '0;
 logic [CNT_BITS-1:0] beat_bytes;
-logic [16:0] len_sum;
-logic [15:0] len_next;
+logic [16:0] full_sum;
+logic [15:0] full_next;    // length after a full (non-last) beat
 
 logic [KEEP_WIDTH-1:0] first_zero;   // one-hot: the lowest clear tkeep bit (0 if none)
 assign first_zero = ~s_axis_tkeep & (s_axis_tkeep + 1'b1);
@@ -107,8 +107,9 @@ always_comb begin
             beat_bytes = beat_bytes | (first_zero[k] ? CNT_BITS'(k) : '0);
         end
     end
-    len_sum = {1'b0, cap_len_reg} + 17'(beat_bytes);
-    len_next = len_sum[16] ? 16'hffff : len_sum[15:0];
+    // tkeep only matters on the last beat; its byte count is added in stage 2
+    full_sum = {1'b0, cap_len_reg} + 17'(KEEP_WIDTH);
+    full_next = full_sum[16] ? 16'hffff : full_sum[15:0];
 
     cap_win_next = cap_win_reg;
     for (int b = 0; b < NBEATS; b++) begin
@@ -130,7 +131,7 @@ always_ff @(posedge clk) begin
             if (cap_beat_reg != BEAT_BITS'(NBEATS)) begin
                 cap_beat_reg <= cap_beat_reg + 1'b1;
             end
-            cap_len_reg <= len_next;
+            cap_len_reg <= full_next;
         end
     end
     if (rst) begin
@@ -141,14 +142,16 @@ end
 
 // ---------------------------------------------------------------- stage 1: frame complete
 logic [8*WIN-1:0] s1_win_reg;
-logic [15:0] s1_len_reg;
+logic [15:0] s1_base_reg;           // bytes before the last beat
+logic [CNT_BITS-1:0] s1_bytes_reg;   // bytes of the last beat
 logic [USER_WIDTH*NST-1:0] user_reg;
 
 always_ff @(posedge clk) begin
     if (ce) begin
         valid_reg <= {valid_reg[NST-2:0], beat && s_axis_tlast};
         s1_win_reg <= cap_win_next;
-        s1_len_reg <= len_next;
+        s1_base_reg <= cap_len_reg;
+        s1_bytes_reg <= beat_bytes;
         user_reg <= {user_reg[USER_WIDTH*(NST-1)-1:0], s_axis_tuser};
     end
     if (rst) begin
@@ -171,6 +174,11 @@ logic [4:0] s2_l3_reg;
 logic s2_v4_reg, s2_v6_reg, s2_done_reg;
 logic [3:0] s2_cls_reg;
 
+logic [16:0] s1_sum;
+logic [15:0] s1_len;   // frame length (saturated), from the stage-1 registers
+assign s1_sum = {1'b0, s1_base_reg} + 17'(s1_bytes_reg);
+assign s1_len = s1_sum[16] ? 16'hffff : s1_sum[15:0];
+
 logic [15:0] et0, et1, et2;
 logic vlan0, vlan1;
 always_comb begin
@@ -184,18 +192,18 @@ end
 always_ff @(posedge clk) begin
     if (ce) begin
         s2_win_reg <= s1_win_reg;
-        s2_len_reg <= s1_len_reg;
+        s2_len_reg <= s1_len;
         s2_done_reg <= 1'b1;
         s2_cls_reg <= C_NONIP;
         s2_v4_reg <= 1'b0;
         s2_v6_reg <= 1'b0;
         s2_tags_reg <= 2'd0;
         s2_l3_reg <= 5'd0;
-        if (s1_len_reg < 16'd14) begin
+        if (s1_len < 16'd14) begin
             s2_cls_reg <= C_TRUNC;
-        end else if (vlan0 && s1_len_reg < 16'd18) begin
+        end else if (vlan0 && s1_len < 16'd18) begin
             s2_cls_reg <= C_TRUNC;
-        end else if (vlan0 && vlan1 && s1_len_reg < 16'd22) begin
+        end else if (vlan0 && vlan1 && s1_len < 16'd22) begin
             s2_cls_reg <= C_TRUNC;
             s2_tags_reg <= 2'd1;
         end else begin

@@ -22,16 +22,28 @@
 //      Issue reads: sock entry (h & mask), receiving slot R = {queue, slot_rxq(h)}, pool.
 //   B  sock entry, R and the map CPU arrive. Ident check (G5b), next_cpu (G5c), target
 //      queue rmap[next_cpu] and target slot P = {tq, slot_tq(h)} (speculative). Read P.
-//   C  P arrives. Everything else (G5e, set_rps_cpu S1-S10, gate, driver call, enqueue,
-//      record) in this stage; all writes happen here, one slot write per clock.
-//   Latency: record valid 4 clocks after the input handshake (no driver call).
+//   C  P arrives. Everything a slot view implies is precomputed here and registered: for R
+//      tcpu0 < nr && online, int32(head[tcpu0] - last_qtail) >= 0 (G5e), tcpu0 != next_cpu;
+//      for P the S5g gate inputs (filter, activity window spec 4.1, hash, cpu == next_cpu);
+//      and the per-packet terms (next_cpu valid/online, head[next_cpu], S2-S4, G6).
+//   D  the decision on registered bits: G5e, set_rps_cpu S1-S10, gate, driver call,
+//      enqueue and record; all slot writes happen here, one per clock.
+//   Latency: record valid 5 clocks after the input handshake (no driver call).
 // Hazards: all slot state sits in two copies of the slot RAM (port 1 reads R, port 2 reads P;
-// every write goes to both). Views held in B and C are forwarded: the RAM output is patched
-// with the write of the previous clock (read-during-write returns old data), a stage that
-// holds re-reads its address every clock, and stage C's registered R view snoops every write.
-// Head/tail/config are registers read only in C (or changed only by commands), so no packet
-// ever stalls for a hazard (stat_fwd counts the forwarded views).
-// Stalls: a driver call holds C until the response (+1 clock, +1 more when the old slot's
+// every write goes to both). Views are forwarded: the RAM output is patched with the write
+// of the previous clock (read-during-write returns old data), a stage that holds re-reads its
+// address every clock, stage C's registered R view snoops every write, and a packet entering
+// D takes the view written by the packet leaving D in the same clock together with that
+// writer's precomputed bits (cpu online, in-order and activity flags of the written
+// last_qtail: the per-CPU difference head - (tail + 1) is kept in a register, so the flags
+// of a last_qtail = tail + 1 write are a lookup). head only changes by commands, which run
+// with the pipeline empty, so every precomputed bit stays valid while a packet is in flight.
+// One case is not forwarded: a P view written by the packet just ahead with last_qtail =
+// tail + 1 while head - (tail + 1) > 0 (head moved past the tail by a command), where the
+// activity flag needs the 32-bit compare against the target table's window: D then spends
+// one clock recomputing it (explicit stall, counted by stat_hzd_stall). No other hazard
+// stalls (stat_fwd counts the forwarded views).
+// Stalls: a driver call holds D until the response (+1 clock, +1 more when the old slot's
 // filter must be cleared: the second slot write); stat_drv_stall counts those clocks.
 // Commands: accepted only when the pipeline is empty (packets are held off while cmd_valid
 // is high, so the command wins a tie); table (re)size is a counted clear, one slot per clock
@@ -105,7 +117,8 @@ module fs_rfs_core #(
     // statistics
     output wire [31:0]               stat_drv_stall,        // clocks C waited on the driver
     output wire [31:0]               stat_cmd_stall,        // clocks a packet waited for commands
-    output wire [31:0]               stat_fwd               // views fixed by forwarding
+    output wire [31:0]               stat_fwd,              // views fixed by forwarding
+    output wire [31:0]               stat_hzd_stall         // clocks D recomputed a forwarded flag
 );
 
 localparam integer QW = (NUM_QUEUES > 1) ? $clog2(NUM_QUEUES) : 1;
@@ -162,6 +175,7 @@ if (NUM_CPUS < 1 || NUM_CPUS > 65535 || NUM_QUEUES < 1 || NUM_QUEUES > 65536 ||
 end
 `endif
 
+
 // ---------------------------------------------------------------- helpers
 // slot_T(h) (spec 6.4): V-log hash_32(h, log) = top `log` bits of h*GOLDEN (log 0 -> 0),
 // V-mask h & (size-1).
@@ -202,9 +216,19 @@ logic rmap_on_reg = 1'b1;                          // dev->rx_cpu_rmap present
 logic [NUM_CPUS-1:0] online_reg = '1;
 logic [QW-1:0] rmap_reg [NUM_CPUS];
 logic [31:0] head_reg [NUM_CPUS];
-logic [31:0] tail_reg [NUM_CPUS];
+logic [31:0] tail_p1_reg [NUM_CPUS];               // input_queue_tail + 1 (the next tail)
+logic [31:0] hdiff_reg [NUM_CPUS];                 // head - (tail + 1)
 logic [15:0] map_len_reg [NUM_QUEUES];            // rps_map LEN (0: no map)
 logic [PL-1:0] map_base_reg [NUM_QUEUES];         // rps_map BASE in the pool
+
+// per CPU: head - (tail + 1) < 0 and == 0 (flags of a last_qtail = tail + 1 written now)
+logic [NUM_CPUS-1:0] hd_neg, hd_zero;
+always_comb begin
+    for (int i = 0; i < NUM_CPUS; i++) begin
+        hd_neg[i] = hdiff_reg[i][31];
+        hd_zero[i] = hdiff_reg[i] == 32'd0;
+    end
+end
 
 // ---------------------------------------------------------------- RAMs
 logic ram_wr_en;
@@ -284,10 +308,39 @@ logic [15:0] c_next_reg;          // next_cpu
 logic [QW-1:0] c_tq_reg;          // rmap[next_cpu]
 logic [SL-1:0] c_pslot_reg;       // slot_tq(h)
 logic [15:0] c_mcpu_reg;          // G6 map CPU
+// stage D: the packet, its views and the bits precomputed in C
+logic d_valid_reg = 1'b0;
+logic [31:0] d_hash_reg;
+logic [QW-1:0] d_queue_reg;
+logic d_steer_reg;
+logic [TAG_WIDTH-1:0] d_tag_reg;
+logic [SL-1:0] d_rslot_reg;
+logic [15:0] d_next_reg;
+logic [QW-1:0] d_tq_reg;
+logic [SL-1:0] d_pslot_reg;
+logic [15:0] d_mcpu_reg;
+logic [SW-1:0] d_r_reg;           // R view
+logic [SW-1:0] d_p_reg;           // P view
+logic d_rfs_reg;                  // G3 table, G4, G5 sock table, G5b
+logic d_r_ok_reg;                 // R.cpu < nr_cpu_ids && online
+logic d_r_inorder_reg;            // int32(head[R.cpu] - R.last_qtail) >= 0
+logic d_r_ne_reg;                 // R.cpu != next_cpu
+logic d_nc_ok_reg;                // next_cpu < nr_cpu_ids (S1)
+logic d_next_ok_reg;              // ... and online
+logic [31:0] d_head_next_reg;     // head[next_cpu] (S8)
+logic d_tq_eq_reg;                // S3 rmap[next_cpu] == queue
+logic d_tq_tbl_reg;               // S4 target table present
+logic d_wpos_q_reg, d_wpos_tq_reg;   // activity window > 0 in the R / P table
+logic d_map_pre_reg;              // G6 map CPU usable (when G5f fails)
+logic d_p_nofilt_reg;             // P.filter == NO_FILTER
+logic d_p_active_reg;             // P active (spec 4.1) in the target table
+logic d_p_unk_reg;                // d_p_active_reg not known yet (forwarded, recompute)
+logic d_p_hasheq_reg;             // P.hash == hash
+logic d_p_same_reg;               // P.cpu == next_cpu
 localparam [1:0] XS_EVAL = 2'd0, XS_WAIT = 2'd1, XS_RC = 2'd2;
-logic [1:0] xs_reg = XS_EVAL;     // driver-call state of C
-logic [31:0] c_rc_reg;
-logic c_w2_done_reg = 1'b0;
+logic [1:0] xs_reg = XS_EVAL;     // driver-call state of D
+logic [31:0] d_rc_reg;
+logic d_w2_done_reg = 1'b0;
 // record
 logic rec_valid_reg = 1'b0;
 logic rec_cpu_valid_reg;
@@ -304,15 +357,19 @@ logic [31:0] rec_tail_reg;
 logic [TAG_WIDTH-1:0] rec_tag_reg;
 // statistics
 logic [31:0] stat_drv_stall_reg = 32'd0, stat_cmd_stall_reg = 32'd0, stat_fwd_reg = 32'd0;
+logic [31:0] stat_hzd_stall_reg = 32'd0;
 
 // ---------------------------------------------------------------- flow control
-logic pipe_empty, out_free, c_fin, c_free, b_adv, b_free, a_adv, a_free, pkt_accept, cmd_accept;
-logic c_done;                     // C's work is complete this clock (needs out_free too)
+logic pipe_empty, out_free, d_fin, d_free, c_adv, c_free, b_adv, b_free, a_adv, a_free;
+logic pkt_accept, cmd_accept;
+logic d_done;                     // D's work is complete this clock (needs out_free too)
 
-assign pipe_empty = !a_valid_reg && !b_valid_reg && !c_valid_reg;
+assign pipe_empty = !a_valid_reg && !b_valid_reg && !c_valid_reg && !d_valid_reg;
 assign out_free = !rec_valid_reg || m_axis_rec_tready;
-assign c_fin = c_valid_reg && c_done && out_free;
-assign c_free = !c_valid_reg || c_fin;
+assign d_fin = d_valid_reg && d_done && out_free;
+assign d_free = !d_valid_reg || d_fin;
+assign c_adv = c_valid_reg && d_free;
+assign c_free = !c_valid_reg || c_adv;
 assign b_adv = b_valid_reg && c_free;
 assign b_free = !b_valid_reg || b_adv;
 assign a_adv = a_valid_reg && b_free;
@@ -380,29 +437,23 @@ always_comb begin
     end
     pool_rd_addr = (b_valid_reg && !b_adv) ? b_pidx_reg : a_pidx_reg;
     // port 2: C re-reads P while it holds, else B's P
-    if (c_valid_reg && !c_fin) begin
+    if (c_valid_reg && !c_adv) begin
         ram2_rd_addr = {c_tq_reg, c_pslot_reg};
     end else begin
         ram2_rd_addr = {b_tq, b_pslot};
     end
 end
 
-// ---------------------------------------------------------------- stage C: the kernel
+// ---------------------------------------------------------------- stage C: precompute
 logic [SW-1:0] c_p_view;
 logic c_p_fwd;
 logic c_qok, c_ft, c_rfs;
-logic [15:0] c_tcpu0, c_pcpu;
-logic c_tcpu0_ok, c_inorder, c_call, c_nc_ok, c_cpu_ok, c_map_ok, c_cpu_any;
-logic [15:0] c_tcpu_f, c_cpu_sel;
-logic [31:0] head_tcpu0, head_pcpu, head_next, tail_cpu, c_tail_new;
-logic c_p_active;
-logic [2:0] c_path, c_gate;
-logic c_need_drv, c_drv_ext, c_steered, c_w2_need;
-logic [31:0] c_rc_eff;
-logic [31:0] c_window;
-logic c_wr1, c_wr2;
-logic [RAW-1:0] c_wr1_addr;
-logic [SW-1:0] c_wr1_data;
+logic [15:0] c_rcpu, c_pcpu_ram, c_pcpu_fw;
+logic c_r_ok, c_r_inorder, c_r_ne;
+logic [31:0] c_win;
+logic c_p_act_ram, c_p_act_fw, c_p_active;
+logic c_nc_ok, c_next_ok, c_map_pre, c_wpos_q, c_wpos_tq;
+logic [31:0] c_head_next;
 
 always_comb begin
     c_p_fwd = wr_d1_en_reg && wr_d1_addr_reg == {c_tq_reg, c_pslot_reg};
@@ -412,107 +463,183 @@ always_comb begin
     c_ft = c_qok && tbl_present_reg[c_queue_reg];                      // G3 (no MAP)
     c_rfs = c_ft && c_hash_reg != 32'd0 && sock_present_reg && c_ident_reg;   // G4, G5, G5b
 
-    c_tcpu0 = c_r_reg[F_CPU +: 16];                                        // G5d
-    c_tcpu0_ok = c_tcpu0 < nr_cpu_ids_reg && online_reg[CW'(c_tcpu0)];
-    head_tcpu0 = head_reg[CW'(c_tcpu0)];
-    c_inorder = $signed(head_tcpu0 - c_r_reg[F_LQ +: 32]) >= 0;            // int32(head-lq) >= 0
-    c_call = c_rfs && c_tcpu0 != c_next_reg && (!c_tcpu0_ok || c_inorder);   // G5e
+    // R: G5d/G5e inputs
+    c_rcpu = c_r_reg[F_CPU +: 16];
+    c_r_ok = c_rcpu < nr_cpu_ids_reg && online_reg[CW'(c_rcpu)];
+    c_r_inorder = $signed(head_reg[CW'(c_rcpu)] - c_r_reg[F_LQ +: 32]) >= 0;   // int32 >= 0
+    c_r_ne = c_rcpu != c_next_reg;
+
+    // P: activity (spec 4.1) in the target table, from the RAM word and from last clock's
+    // write in parallel (the forwarding select comes last)
+    c_win = window_of(tbl_log_reg[c_tq_reg], mask_mode_reg);
+    c_pcpu_ram = ram2_rd_data[F_CPU +: 16];
+    c_p_act_ram = c_pcpu_ram < nr_cpu_ids_reg &&
+        $signed(head_reg[CW'(c_pcpu_ram)] - ram2_rd_data[F_LQ +: 32]) < $signed(c_win);
+    c_pcpu_fw = wr_d1_data_reg[F_CPU +: 16];
+    c_p_act_fw = c_pcpu_fw < nr_cpu_ids_reg &&
+        $signed(head_reg[CW'(c_pcpu_fw)] - wr_d1_data_reg[F_LQ +: 32]) < $signed(c_win);
+    c_p_active = c_p_fwd ? c_p_act_fw : c_p_act_ram;
+    // window > 0 of the R and P tables (activity of a last_qtail = head write)
+    c_wpos_q = $signed(window_of(tbl_log_reg[c_queue_reg], mask_mode_reg)) > 0;
+    c_wpos_tq = $signed(c_win) > 0;
 
     c_nc_ok = c_next_reg < nr_cpu_ids_reg;                             // S1
-    head_next = head_reg[CW'(c_next_reg)];
-
-    // S5g gate inputs: P in the target table
-    c_pcpu = c_p_view[F_CPU +: 16];
-    head_pcpu = head_reg[CW'(c_pcpu)];
-    c_window = window_of(tbl_log_reg[c_tq_reg], mask_mode_reg);
-    c_p_active = c_pcpu < nr_cpu_ids_reg &&
-                 $signed(head_pcpu - c_p_view[F_LQ +: 32]) < $signed(c_window);   // spec 4.1
-
-    c_gate = G_NOT_EVAL;
-    c_need_drv = 1'b0;
-    if (!c_call) begin
-        c_path = P_NOT_CALLED;
-    end else if (!c_nc_ok) begin
-        c_path = P_INVALID_CPU;
-    end else if (!ntuple_reg || !rmap_on_reg) begin                    // S2
-        c_path = P_NO_ACCEL;
-    end else if (c_tq_reg == c_queue_reg) begin                        // S3
-        c_path = P_SAME_QUEUE;
-    end else if (!tbl_present_reg[c_tq_reg]) begin                     // S4
-        c_path = P_NO_TARGET;
-    end else begin
-        c_path = P_DRV_ERROR;                                          // refined below
-        c_need_drv = 1'b1;
-        if (patched_reg) begin                                         // S5g
-            if (c_p_view[F_FILTER +: 16] == 16'hFFFF) begin
-                c_gate = G_NO_FILTER;
-            end else if (!c_p_active) begin
-                c_gate = G_INACTIVE;
-            end else if (c_hash_reg != c_p_view[F_HASH +: 32]) begin
-                c_gate = G_SKIP_OTHER;
-            end else if (c_next_reg == c_pcpu) begin
-                c_gate = G_SKIP_SAME;
-            end else begin
-                c_gate = G_SAME_NEW_CPU;
-            end
-            if (c_gate == G_SKIP_OTHER || c_gate == G_SKIP_SAME) begin
-                c_path = P_GATE_SKIP;
-                c_need_drv = 1'b0;
-            end
-        end
-    end
-    c_drv_ext = c_need_drv && c_steer_reg;
-    c_rc_eff = (c_drv_ext) ? c_rc_reg : EPROTONOSUPPORT_N;
-    c_steered = c_need_drv && !c_rc_eff[31];
-    if (c_need_drv) begin
-        c_path = c_steered ? P_STEERED : P_DRV_ERROR;
-    end
-
-    // G5f
-    c_tcpu_f = c_call ? c_next_reg : c_tcpu0;
-    c_cpu_ok = c_rfs && c_tcpu_f < nr_cpu_ids_reg && online_reg[CW'(c_tcpu_f)];
-    // G6: the queue's rps_map (*rflowp stays the dummy: no slot gets the tail)
-    c_map_ok = !c_cpu_ok && c_qok && map_len_reg[c_queue_reg] != 16'd0 && c_hash_reg != 32'd0 &&
-               c_mcpu_reg < nr_cpu_ids_reg && online_reg[CW'(c_mcpu_reg)];
-    c_cpu_any = c_cpu_ok || c_map_ok;
-    c_cpu_sel = c_cpu_ok ? c_tcpu_f : c_mcpu_reg;
-    tail_cpu = tail_reg[CW'(c_cpu_sel)];
-    c_tail_new = tail_cpu + 32'd1;
-
-    // the slot write: S7-S9 and the enqueue's last_qtail
-    c_wr1_addr = c_steered ? {c_tq_reg, c_pslot_reg} : {c_queue_reg, c_rslot_reg};
-    c_wr1_data = c_steered ? c_p_view : c_r_reg;
-    if (c_call) begin
-        c_wr1_data[F_CPU +: 16] = c_next_reg;                              // S9
-        if (c_nc_ok) begin
-            c_wr1_data[F_LQ +: 32] = head_next;                            // S8
-        end
-        if (c_steered) begin                                           // S7
-            c_wr1_data[F_FILTER +: 16] = c_rc_eff[15:0];
-            if (patched_reg) begin
-                c_wr1_data[F_HASH +: 32] = c_hash_reg;
-            end
-        end
-    end
-    if (c_cpu_ok) begin
-        c_wr1_data[F_LQ +: 32] = c_tail_new;                               // spec 5
-    end
-    c_wr1 = c_call || c_cpu_ok;
-    // S7: old.filter == rc (u16 against int) -> NO_FILTER, a second write to R
-    c_w2_need = c_steered && {16'd0, c_r_reg[F_FILTER +: 16]} == c_rc_eff && !c_w2_done_reg;
-
-    // C completes when the driver answered (or was not needed) and no second write is due
-    c_done = (!c_drv_ext || xs_reg == XS_RC) && !c_w2_need;
-    c_wr2 = c_valid_reg && (!c_drv_ext || xs_reg == XS_RC) && c_w2_need;
+    c_next_ok = c_nc_ok && online_reg[CW'(c_next_reg)];
+    c_head_next = head_reg[CW'(c_next_reg)];
+    // G6: the queue's rps_map
+    c_map_pre = c_qok && map_len_reg[c_queue_reg] != 16'd0 && c_hash_reg != 32'd0 &&
+                c_mcpu_reg < nr_cpu_ids_reg && online_reg[CW'(c_mcpu_reg)];
 end
 
-assign m_drv_req_valid = c_valid_reg && c_drv_ext && xs_reg == XS_EVAL;
-assign m_drv_req_queue = c_tq_reg;
-assign m_drv_req_flow_id = c_pslot_reg;
-assign m_drv_req_hash = c_hash_reg;
-assign m_drv_req_tag = c_tag_reg;
-assign s_drv_rsp_ready = c_valid_reg && xs_reg == XS_WAIT;
+// ---------------------------------------------------------------- stage D: the kernel
+logic [15:0] d_rcpu;
+logic d_call, d_cpu_ok, d_map_ok, d_cpu_any;
+logic [15:0] d_cpu_sel;
+logic [31:0] tn_next, tn_t0, tn_m, d_tail_new;
+logic [2:0] d_path, d_gate;
+logic d_need_drv, d_drv_ext, d_steered, d_w2_need, d_go;
+logic [31:0] d_rc_eff;
+logic d_wr1, d_wr2;
+logic [RAW-1:0] d_wr1_addr;
+logic [SW-1:0] d_wr1_data;
+logic d_p_fix;
 
+always_comb begin
+    d_rcpu = d_r_reg[F_CPU +: 16];                                     // tcpu0 (G5d)
+    d_call = d_rfs_reg && d_r_ne_reg && (!d_r_ok_reg || d_r_inorder_reg);   // G5e
+
+    d_gate = G_NOT_EVAL;
+    d_need_drv = 1'b0;
+    if (!d_call) begin
+        d_path = P_NOT_CALLED;
+    end else if (!d_nc_ok_reg) begin
+        d_path = P_INVALID_CPU;
+    end else if (!ntuple_reg || !rmap_on_reg) begin                    // S2
+        d_path = P_NO_ACCEL;
+    end else if (d_tq_eq_reg) begin                                    // S3
+        d_path = P_SAME_QUEUE;
+    end else if (!d_tq_tbl_reg) begin                                  // S4
+        d_path = P_NO_TARGET;
+    end else begin
+        d_path = P_DRV_ERROR;                                          // refined below
+        d_need_drv = 1'b1;
+        if (patched_reg) begin                                         // S5g
+            if (d_p_nofilt_reg) begin
+                d_gate = G_NO_FILTER;
+            end else if (!d_p_active_reg) begin
+                d_gate = G_INACTIVE;
+            end else if (!d_p_hasheq_reg) begin
+                d_gate = G_SKIP_OTHER;
+            end else if (d_p_same_reg) begin
+                d_gate = G_SKIP_SAME;
+            end else begin
+                d_gate = G_SAME_NEW_CPU;
+            end
+            if (d_gate == G_SKIP_OTHER || d_gate == G_SKIP_SAME) begin
+                d_path = P_GATE_SKIP;
+                d_need_drv = 1'b0;
+            end
+        end
+    end
+    d_drv_ext = d_need_drv && d_steer_reg;
+    d_rc_eff = (d_drv_ext) ? d_rc_reg : EPROTONOSUPPORT_N;
+    d_steered = d_need_drv && !d_rc_eff[31];
+    if (d_need_drv) begin
+        d_path = d_steered ? P_STEERED : P_DRV_ERROR;
+    end
+
+    // G5f, then G6 (*rflowp stays the dummy: no slot gets the tail)
+    d_cpu_ok = d_rfs_reg && (d_call ? d_next_ok_reg : d_r_ok_reg);
+    d_map_ok = !d_cpu_ok && d_map_pre_reg;
+    d_cpu_any = d_cpu_ok || d_map_ok;
+    d_cpu_sel = d_cpu_ok ? (d_call ? d_next_reg : d_rcpu) : d_mcpu_reg;
+    // tail + 1 of the three candidate CPUs, looked up in parallel with the decision
+    tn_next = tail_p1_reg[CW'(d_next_reg)];
+    tn_t0 = tail_p1_reg[CW'(d_rcpu)];
+    tn_m = tail_p1_reg[CW'(d_mcpu_reg)];
+    d_tail_new = d_cpu_ok ? (d_call ? tn_next : tn_t0) : tn_m;
+
+    // the slot write: S7-S9 and the enqueue's last_qtail
+    d_wr1_addr = d_steered ? {d_tq_reg, d_pslot_reg} : {d_queue_reg, d_rslot_reg};
+    d_wr1_data = d_steered ? d_p_reg : d_r_reg;
+    if (d_call) begin
+        d_wr1_data[F_CPU +: 16] = d_next_reg;                              // S9
+        if (d_nc_ok_reg) begin
+            d_wr1_data[F_LQ +: 32] = d_head_next_reg;                      // S8
+        end
+        if (d_steered) begin                                           // S7
+            d_wr1_data[F_FILTER +: 16] = d_rc_eff[15:0];
+            if (patched_reg) begin
+                d_wr1_data[F_HASH +: 32] = d_hash_reg;
+            end
+        end
+    end
+    if (d_cpu_ok) begin
+        d_wr1_data[F_LQ +: 32] = d_tail_new;                               // spec 5
+    end
+    d_wr1 = d_call || d_cpu_ok;
+    // S7: old.filter == rc (u16 against int) -> NO_FILTER, a second write to R
+    d_w2_need = d_steered && {16'd0, d_r_reg[F_FILTER +: 16]} == d_rc_eff && !d_w2_done_reg;
+
+    // D completes when its flags are known, the driver answered (or was not needed) and no
+    // second write is due
+    d_go = !d_p_unk_reg && (!d_drv_ext || xs_reg == XS_RC);
+    d_done = d_go && !d_w2_need;
+    d_wr2 = d_valid_reg && d_go && d_w2_need;
+
+    // the hazard stall: P's activity recomputed from the registered view
+    d_p_fix = d_p_reg[F_CPU +: 16] < nr_cpu_ids_reg &&
+              $signed(head_reg[CW'(d_p_reg[F_CPU +: 16])] - d_p_reg[F_LQ +: 32]) <
+              $signed(window_of(tbl_log_reg[d_tq_reg], mask_mode_reg));
+end
+
+assign m_drv_req_valid = d_valid_reg && !d_p_unk_reg && d_drv_ext && xs_reg == XS_EVAL;
+assign m_drv_req_queue = d_tq_reg;
+assign m_drv_req_flow_id = d_pslot_reg;
+assign m_drv_req_hash = d_hash_reg;
+assign m_drv_req_tag = d_tag_reg;
+assign s_drv_rsp_ready = d_valid_reg && xs_reg == XS_WAIT;
+
+// ---------------------------------------------------------------- forwarding into D
+// A packet enters D only in a clock where D is empty or finishes; the write D makes in that
+// clock (wr1) is handed over with its precomputed bits. The address compares run in parallel
+// for both write targets (R, or P when steered).
+logic [RAW-1:0] x_r_addr, x_p_addr, w_r_addr, w_p_addr;
+logic w_hit_r, w_hit_p;
+logic w_d1, w_d2, w_d3, w_unk, w_ne, w_neg, w_zero, w_wpos, w_nofilt, w_hasheq;
+
+always_comb begin
+    x_r_addr = {c_queue_reg, c_rslot_reg};
+    x_p_addr = {c_tq_reg, c_pslot_reg};
+    w_r_addr = {d_queue_reg, d_rslot_reg};
+    w_p_addr = {d_tq_reg, d_pslot_reg};
+    w_hit_r = d_valid_reg && d_wr1 && (d_steered ? w_p_addr == x_r_addr : w_r_addr == x_r_addr);
+    w_hit_p = d_valid_reg && d_wr1 && (d_steered ? w_p_addr == x_p_addr : w_r_addr == x_p_addr);
+    // the written slot: cpu = next_cpu (called) or tcpu0; last_qtail = tail + 1 (enqueued),
+    // head[next_cpu] (difference 0) or unchanged with cpu = next_cpu >= nr_cpu_ids
+    w_d1 = d_call ? d_next_ok_reg : d_r_ok_reg;
+    w_ne = d_call ? d_next_reg != c_next_reg : d_rcpu != c_next_reg;
+    w_neg = d_call ? hd_neg[CW'(d_next_reg)] : hd_neg[CW'(d_rcpu)];
+    w_zero = d_call ? hd_zero[CW'(d_next_reg)] : hd_zero[CW'(d_rcpu)];
+    w_wpos = d_steered ? d_wpos_tq_reg : d_wpos_q_reg;
+    if (d_cpu_ok) begin
+        w_d2 = !w_neg;
+        w_d3 = w_neg || (w_zero && w_wpos);
+        w_unk = !w_neg && !w_zero;
+    end else begin
+        w_d2 = 1'b1;
+        w_d3 = d_nc_ok_reg && w_wpos;
+        w_unk = 1'b0;
+    end
+    w_nofilt = d_steered ? d_rc_eff[15:0] == 16'hFFFF : d_r_reg[F_FILTER +: 16] == 16'hFFFF;
+    if (d_steered && patched_reg) begin
+        w_hasheq = d_hash_reg == c_hash_reg;
+    end else if (d_steered) begin
+        w_hasheq = d_p_reg[F_HASH +: 32] == c_hash_reg;
+    end else begin
+        w_hasheq = d_r_reg[F_HASH +: 32] == c_hash_reg;
+    end
+end
 // ---------------------------------------------------------------- command decode
 logic [CW-1:0] k_cpu;
 logic k_cpu_ok, k_q_ok, k_log_ok_q, k_log_ok_s;
@@ -566,20 +693,20 @@ end
 // ---------------------------------------------------------------- slot/sock RAM writes
 always_comb begin
     ram_wr_en = 1'b0;
-    ram_wr_addr = {c_queue_reg, c_rslot_reg};
-    ram_wr_data = c_r_reg;
+    ram_wr_addr = w_r_addr;
+    ram_wr_data = d_r_reg;
     if (cs_reg == CS_CLEAR_Q) begin
         ram_wr_en = 1'b1;
         ram_wr_addr = {k_q, clr_cnt_reg[SL-1:0]};
         ram_wr_data = {16'hFFFF, 16'hFFFF, 32'd0, 32'd0};
-    end else if (c_wr2) begin
+    end else if (d_wr2) begin
         ram_wr_en = 1'b1;
-        ram_wr_addr = {c_queue_reg, c_rslot_reg};
-        ram_wr_data = {c_r_reg[95:80], 16'hFFFF, c_r_reg[63:0]};
-    end else if (c_fin && c_wr1) begin
+        ram_wr_addr = w_r_addr;
+        ram_wr_data = {d_r_reg[95:80], 16'hFFFF, d_r_reg[63:0]};
+    end else if (d_fin && d_wr1) begin
         ram_wr_en = 1'b1;
-        ram_wr_addr = c_wr1_addr;
-        ram_wr_data = c_wr1_data;
+        ram_wr_addr = d_wr1_addr;
+        ram_wr_data = d_wr1_data;
     end
     sock_wr_en = 1'b0;
     sock_wr_addr = cmd_data0_reg[KL-1:0] & sock_mask_reg;
@@ -605,12 +732,16 @@ always_comb begin
 end
 
 // ---------------------------------------------------------------- clocked state
+// C's R view snoops every packet write (clears run with the pipeline empty); the target
+// compares run in parallel for both write addresses
 logic [SW-1:0] c_r_next_src;
+logic [RAW-1:0] c_r_tgt;
 logic c_r_snoop;
 always_comb begin
     c_r_next_src = b_adv ? b_r_view : c_r_reg;
-    c_r_snoop = ram_wr_en && ram_wr_addr == (b_adv ? {b_queue_reg, b_rslot_reg}
-                                                   : {c_queue_reg, c_rslot_reg});
+    c_r_tgt = b_adv ? {b_queue_reg, b_rslot_reg} : {c_queue_reg, c_rslot_reg};
+    c_r_snoop = ((d_wr2 || (d_fin && d_wr1 && !d_steered)) && w_r_addr == c_r_tgt) ||
+                (d_fin && d_wr1 && d_steered && w_p_addr == c_r_tgt);
 end
 
 always_ff @(posedge clk) begin
@@ -651,8 +782,6 @@ always_ff @(posedge clk) begin
     end
     if (c_free) begin
         c_valid_reg <= b_valid_reg;
-        xs_reg <= XS_EVAL;
-        c_w2_done_reg <= 1'b0;
         if (b_valid_reg) begin
             c_hash_reg <= b_hash_reg;
             c_queue_reg <= b_queue_reg;
@@ -665,56 +794,102 @@ always_ff @(posedge clk) begin
             c_pslot_reg <= b_pslot;
             c_mcpu_reg <= pool_rd_data;
         end
+    end
+    // stage D
+    if (d_free) begin
+        d_valid_reg <= c_valid_reg;
+        xs_reg <= XS_EVAL;
+        d_w2_done_reg <= 1'b0;
+        d_p_unk_reg <= c_valid_reg && w_hit_p && w_unk;
+        if (c_valid_reg) begin
+            d_hash_reg <= c_hash_reg;
+            d_queue_reg <= c_queue_reg;
+            d_steer_reg <= c_steer_reg;
+            d_tag_reg <= c_tag_reg;
+            d_rslot_reg <= c_rslot_reg;
+            d_next_reg <= c_next_reg;
+            d_tq_reg <= c_tq_reg;
+            d_pslot_reg <= c_pslot_reg;
+            d_mcpu_reg <= c_mcpu_reg;
+            d_rfs_reg <= c_rfs;
+            d_nc_ok_reg <= c_nc_ok;
+            d_next_ok_reg <= c_next_ok;
+            d_head_next_reg <= c_head_next;
+            d_tq_eq_reg <= c_tq_reg == c_queue_reg;
+            d_tq_tbl_reg <= tbl_present_reg[c_tq_reg];
+            d_wpos_q_reg <= c_wpos_q;
+            d_wpos_tq_reg <= c_wpos_tq;
+            d_map_pre_reg <= c_map_pre;
+            // R and P views, from C or from the write D makes now
+            d_r_reg <= w_hit_r ? d_wr1_data : c_r_reg;
+            d_r_ok_reg <= w_hit_r ? w_d1 : c_r_ok;
+            d_r_inorder_reg <= w_hit_r ? w_d2 : c_r_inorder;
+            d_r_ne_reg <= w_hit_r ? w_ne : c_r_ne;
+            d_p_reg <= w_hit_p ? d_wr1_data : c_p_view;
+            d_p_nofilt_reg <= w_hit_p ? w_nofilt : c_p_view[F_FILTER +: 16] == 16'hFFFF;
+            d_p_active_reg <= w_hit_p ? w_d3 : c_p_active;
+            d_p_hasheq_reg <= w_hit_p ? w_hasheq : c_p_view[F_HASH +: 32] == c_hash_reg;
+            d_p_same_reg <= w_hit_p ? !w_ne : c_p_view[F_CPU +: 16] == c_next_reg;
+        end
     end else begin
+        if (d_p_unk_reg) begin
+            d_p_active_reg <= d_p_fix;
+            d_p_unk_reg <= 1'b0;
+        end
         if (xs_reg == XS_EVAL && m_drv_req_valid && m_drv_req_ready) begin
             xs_reg <= XS_WAIT;
         end
         if (xs_reg == XS_WAIT && s_drv_rsp_valid) begin
             xs_reg <= XS_RC;
-            c_rc_reg <= s_drv_rsp_rc;
+            d_rc_reg <= s_drv_rsp_rc;
         end
-        if (c_wr2) begin
-            c_w2_done_reg <= 1'b1;
+        if (d_wr2) begin
+            d_w2_done_reg <= 1'b1;
         end
     end
 
-    // enqueue (spec 5)
-    if (c_fin && c_cpu_any) begin
+    // enqueue (spec 5): tail + 1 becomes the tail; head - (tail + 1) drops by one
+    if (d_fin && d_cpu_any) begin
         for (int i = 0; i < NUM_CPUS; i++) begin
-            if (c_cpu_sel[CW-1:0] == CW'(i)) begin
-                tail_reg[i] <= c_tail_new;
+            if (d_cpu_sel[CW-1:0] == CW'(i)) begin
+                tail_p1_reg[i] <= tail_p1_reg[i] + 32'd1;
+                hdiff_reg[i] <= hdiff_reg[i] - 32'd1;
             end
         end
     end
 
     // record
     if (out_free) begin
-        rec_valid_reg <= c_fin;
-        if (c_fin) begin
-            rec_cpu_valid_reg <= c_cpu_any;
-            rec_cpu_reg <= c_cpu_any ? c_cpu_sel : 16'hFFFF;
-            rec_path_reg <= c_path;
-            rec_gate_reg <= c_gate;
-            rec_steer_reg <= c_need_drv;
-            rec_steer_queue_reg <= c_tq_reg;
-            rec_steer_flow_id_reg <= c_pslot_reg;
-            rec_steer_rc_reg <= c_rc_eff;
-            rec_rflow_valid_reg <= c_cpu_ok;
-            rec_rflow_queue_reg <= c_wr1_addr[RAW-1:SL];
-            rec_rflow_slot_reg <= c_wr1_addr[SL-1:0];
-            rec_tail_reg <= c_cpu_any ? c_tail_new : 32'd0;
-            rec_tag_reg <= c_tag_reg;
+        rec_valid_reg <= d_fin;
+        if (d_fin) begin
+            rec_cpu_valid_reg <= d_cpu_any;
+            rec_cpu_reg <= d_cpu_any ? d_cpu_sel : 16'hFFFF;
+            rec_path_reg <= d_path;
+            rec_gate_reg <= d_gate;
+            rec_steer_reg <= d_need_drv;
+            rec_steer_queue_reg <= d_tq_reg;
+            rec_steer_flow_id_reg <= d_pslot_reg;
+            rec_steer_rc_reg <= d_rc_eff;
+            rec_rflow_valid_reg <= d_cpu_ok;
+            rec_rflow_queue_reg <= d_wr1_addr[RAW-1:SL];
+            rec_rflow_slot_reg <= d_wr1_addr[SL-1:0];
+            rec_tail_reg <= d_cpu_any ? d_tail_new : 32'd0;
+            rec_tag_reg <= d_tag_reg;
         end
     end
 
     // statistics
-    if (c_valid_reg && !c_done) begin
+    if (d_valid_reg && !d_p_unk_reg && !d_done) begin
         stat_drv_stall_reg <= stat_drv_stall_reg + 32'd1;
+    end
+    if (d_valid_reg && d_p_unk_reg) begin
+        stat_hzd_stall_reg <= stat_hzd_stall_reg + 32'd1;
     end
     if (s_axis_pkt_tvalid && !s_axis_pkt_tready && a_free) begin
         stat_cmd_stall_reg <= stat_cmd_stall_reg + 32'd1;
     end
-    if ((b_adv && b_r_fwd) || (c_valid_reg && c_p_fwd && c_fin) || (c_r_snoop && !c_fin)) begin
+    if ((b_adv && b_r_fwd) || (c_adv && (c_p_fwd || w_hit_r || w_hit_p)) ||
+        ((c_valid_reg || b_adv) && c_r_snoop)) begin
         stat_fwd_reg <= stat_fwd_reg + 32'd1;
     end
 
@@ -784,13 +959,17 @@ always_ff @(posedge clk) begin
                         rsp_status_reg <= EINVAL_N;
                     end else begin
                         rsp_data0_reg <= head_reg[k_cpu];
-                        rsp_data1_reg <= tail_reg[k_cpu];
+                        rsp_data1_reg <= tail_p1_reg[k_cpu] - 32'd1;
                         for (int i = 0; i < NUM_CPUS; i++) begin
                             if (k_cpu == CW'(i)) begin
-                                if (cmd_op_reg == OP_HEAD_ADD) head_reg[i] <= head_reg[i] + cmd_data0_reg;
+                                if (cmd_op_reg == OP_HEAD_ADD) begin
+                                    head_reg[i] <= head_reg[i] + cmd_data0_reg;
+                                    hdiff_reg[i] <= hdiff_reg[i] + cmd_data0_reg;
+                                end
                                 if (cmd_op_reg == OP_SET_HEAD_TAIL) begin
                                     head_reg[i] <= cmd_data0_reg;
-                                    tail_reg[i] <= cmd_data1_reg;
+                                    tail_p1_reg[i] <= cmd_data1_reg + 32'd1;
+                                    hdiff_reg[i] <= cmd_data0_reg + ~cmd_data1_reg;
                                 end
                                 if (cmd_op_reg == OP_SET_ONLINE) online_reg[i] <= cmd_data0_reg[0];
                                 if (cmd_op_reg == OP_SET_RMAP) rmap_reg[i] <= cmd_data0_reg[QW-1:0];
@@ -874,8 +1053,10 @@ always_ff @(posedge clk) begin
         a_valid_reg <= 1'b0;
         b_valid_reg <= 1'b0;
         c_valid_reg <= 1'b0;
+        d_valid_reg <= 1'b0;
         xs_reg <= XS_EVAL;
-        c_w2_done_reg <= 1'b0;
+        d_w2_done_reg <= 1'b0;
+        d_p_unk_reg <= 1'b0;
         rec_valid_reg <= 1'b0;
         wr_d1_en_reg <= 1'b0;
         cs_reg <= CS_IDLE;
@@ -894,7 +1075,8 @@ always_ff @(posedge clk) begin
         for (int i = 0; i < NUM_CPUS; i++) begin
             rmap_reg[i] <= QW'(i % NUM_QUEUES);
             head_reg[i] <= 32'd0;
-            tail_reg[i] <= 32'd0;
+            tail_p1_reg[i] <= 32'd1;
+            hdiff_reg[i] <= 32'hFFFFFFFF;
         end
         for (int i = 0; i < NUM_QUEUES; i++) begin
             tbl_log_reg[i] <= 5'd0;
@@ -904,6 +1086,7 @@ always_ff @(posedge clk) begin
         stat_drv_stall_reg <= 32'd0;
         stat_cmd_stall_reg <= 32'd0;
         stat_fwd_reg <= 32'd0;
+        stat_hzd_stall_reg <= 32'd0;
     end
 end
 
@@ -928,6 +1111,7 @@ assign rsp_data1 = rsp_data1_reg;
 assign stat_drv_stall = stat_drv_stall_reg;
 assign stat_cmd_stall = stat_cmd_stall_reg;
 assign stat_fwd = stat_fwd_reg;
+assign stat_hzd_stall = stat_hzd_stall_reg;
 
 endmodule
 

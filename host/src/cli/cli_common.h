@@ -29,5 +29,6 @@ int cmd_hash(int argc, char** argv);
 int cmd_experiment(int argc, char** argv);
 int cmd_scenario(int argc, char** argv);
 int cmd_replay(int argc, char** argv);
+int cmd_device(int argc, char** argv);
 
 }  // namespace flowsteer::cli

@@ -21,6 +21,8 @@ const Verb kVerbs[] = {
      "run a kernel-level event trace (JSON Lines) through the golden model"},
     {"replay", flowsteer::cli::cmd_replay,
      "an Ethernet pcap through the engine, per-connection summary"},
+    {"device", flowsteer::cli::cmd_device,
+     "the aRFS runtime through the register-level driver (model or Alveo card)"},
 };
 
 void print_usage(std::ostream& os) {
