@@ -179,25 +179,26 @@ end
 // ---------------------------------------------------------------- helpers
 // slot_T(h) (spec 6.4): V-log hash_32(h, log) = top `log` bits of h*GOLDEN (log 0 -> 0),
 // V-mask h & (size-1).
-function automatic [SL-1:0] slot_of(input [31:0] h, input [31:0] prod, input [4:0] lg,
+// prod31 = (h*GOLDEN) >> 1: prod >> (32 - lg) == prod31 >> (31 - lg), and 31 - lg is ~lg
+// (no subtractor; lg 0 shifts everything out)
+function automatic [SL-1:0] slot_of(input [31:0] h, input [30:0] prod31, input [4:0] lg,
                                     input mask_mode);
     if (mask_mode) begin
         slot_of = SL'(h & ~(32'hFFFFFFFF << lg));
-    end else if (lg == 5'd0) begin
-        slot_of = '0;
     end else begin
-        slot_of = SL'(prod >> (6'd32 - {1'b0, lg}));
+        slot_of = SL'(prod31 >> ~lg);
     end
 endfunction
 
 // activity window (spec 4.1/4.2): 10 << log (V-log), 10 * (size-1) (V-mask)
+// (a table of constants: one LUT per bit, no multiplier)
 function automatic [31:0] window_of(input [4:0] lg, input mask_mode);
-    logic [31:0] size;
-    size = 32'd1 << lg;
-    if (mask_mode) begin
-        window_of = (size - 32'd1) * 32'd10;
-    end else begin
-        window_of = size * 32'd10;
+    window_of = 32'd0;
+    for (int k = 0; k < 32; k++) begin
+        if (lg == 5'(k)) begin
+            window_of = mask_mode ? 32'(((64'd1 << k) - 64'd1) * 64'd10)
+                                  : 32'((64'd1 << k) * 64'd10);
+        end
     end
 endfunction
 
@@ -220,6 +221,9 @@ logic [31:0] tail_p1_reg [NUM_CPUS];               // input_queue_tail + 1 (the 
 logic [31:0] hdiff_reg [NUM_CPUS];                 // head - (tail + 1)
 logic [15:0] map_len_reg [NUM_QUEUES];            // rps_map LEN (0: no map)
 logic [PL-1:0] map_base_reg [NUM_QUEUES];         // rps_map BASE in the pool
+// tbl_log[rmap[cpu]], registered (configuration changes only by commands, which leave the
+// pipeline empty for longer than this one clock of lag)
+logic [4:0] cpu_tlog_reg [NUM_CPUS];
 
 // per CPU: head - (tail + 1) < 0 and == 0 (flags of a last_qtail = tail + 1 written now)
 logic [NUM_CPUS-1:0] hd_neg, hd_zero;
@@ -281,14 +285,17 @@ logic [31:0] rsp_status_reg, rsp_data0_reg, rsp_data1_reg;
 // ---------------------------------------------------------------- pipeline registers
 // stage A
 logic a_valid_reg = 1'b0;
-logic [31:0] a_hash_reg, a_prod_reg;
+logic [31:0] a_hash_reg;
+logic [30:0] a_prod_reg;          // (h * 0x61C88647) >> 1 (hash_32, spec 6.4)
 logic [QW-1:0] a_queue_reg;
 logic a_steer_reg;
 logic [TAG_WIDTH-1:0] a_tag_reg;
 logic [PL-1:0] a_pidx_reg;        // G6 pool index: BASE + reciprocal_scale(h, LEN)
+logic [4:0] a_log_reg;            // tbl_log[queue]
 // stage B
 logic b_valid_reg = 1'b0;
-logic [31:0] b_hash_reg, b_prod_reg;
+logic [31:0] b_hash_reg;
+logic [30:0] b_prod_reg;
 logic [QW-1:0] b_queue_reg;
 logic b_steer_reg;
 logic [TAG_WIDTH-1:0] b_tag_reg;
@@ -391,11 +398,9 @@ end
 // ---------------------------------------------------------------- stage A: issue R / sock reads
 logic [SL-1:0] a_rslot;
 logic [KL-1:0] a_sidx;
-logic [4:0] a_log;
 
 always_comb begin
-    a_log = tbl_log_reg[a_queue_reg];
-    a_rslot = slot_of(a_hash_reg, a_prod_reg, a_log, mask_mode_reg);
+    a_rslot = slot_of(a_hash_reg, a_prod_reg, a_log_reg, mask_mode_reg);
     a_sidx = a_hash_reg[KL-1:0] & sock_mask_reg;
 end
 
@@ -415,7 +420,7 @@ always_comb begin
     b_ident_hit = ((b_ident ^ b_hash_reg) & ~{16'd0, cpu_mask_reg}) == 32'd0;   // G5b
     b_next = b_ident[15:0] & cpu_mask_reg;                                   // G5c
     b_tq = rmap_reg[CW'(b_next)];
-    b_pslot = slot_of(b_hash_reg, b_prod_reg, tbl_log_reg[b_tq], mask_mode_reg);
+    b_pslot = slot_of(b_hash_reg, b_prod_reg, cpu_tlog_reg[CW'(b_next)], mask_mode_reg);
 end
 
 // ---------------------------------------------------------------- read address muxes
@@ -745,6 +750,9 @@ always_comb begin
 end
 
 always_ff @(posedge clk) begin
+    for (int i = 0; i < NUM_CPUS; i++) begin
+        cpu_tlog_reg[i] <= tbl_log_reg[rmap_reg[i]];
+    end
     // write history for the RAM-output patch
     wr_d1_en_reg <= ram_wr_en;
     wr_d1_addr_reg <= ram_wr_addr;
@@ -755,11 +763,12 @@ always_ff @(posedge clk) begin
         a_valid_reg <= pkt_accept;
         if (pkt_accept) begin
             a_hash_reg <= s_axis_pkt_hash;
-            a_prod_reg <= s_axis_pkt_hash * 32'h61C88647;              // hash_32 (spec 6.4)
+            a_prod_reg <= 31'((s_axis_pkt_hash * 32'h61C88647) >> 1);  // hash_32 (spec 6.4)
             a_queue_reg <= s_axis_pkt_queue;
             a_steer_reg <= s_axis_pkt_steerable;
             a_tag_reg <= s_axis_pkt_tag;
             a_pidx_reg <= in_pidx;
+            a_log_reg <= tbl_log_reg[s_axis_pkt_queue];
         end
     end
     // stage B

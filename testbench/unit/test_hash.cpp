@@ -12,6 +12,7 @@
 
 #include "flowsteer/hash/hash.h"
 #include "flowsteer/tuple.h"
+#include "test_util.h"
 
 namespace fh = flowsteer::hash;
 using flowsteer::FlowTuple;
@@ -19,23 +20,8 @@ using flowsteer::make_tuple;
 
 namespace {
 
-uint32_t test_seed() {
-  const char* s = std::getenv("FLOWSTEER_TEST_SEED");
-  return s ? uint32_t(std::strtoul(s, nullptr, 0)) : 20250829u;
-}
-
-FlowTuple random_tuple(std::mt19937& rng, int family) {
-  FlowTuple t;
-  t.family = uint8_t(family);
-  t.proto = (rng() & 1) ? flowsteer::kIpProtoTcp : flowsteer::kIpProtoUdp;
-  for (size_t i = 0; i < t.addr_len(); ++i) {
-    t.src[i] = uint8_t(rng());
-    t.dst[i] = uint8_t(rng());
-  }
-  t.sport = uint16_t(rng());
-  t.dport = uint16_t(rng());
-  return t;
-}
+uint32_t test_seed() { return flowsteer::test::test_seed(20250829u); }
+using flowsteer::test::random_tuple;
 
 // Microsoft "Verifying the RSS Hash Calculation" table, 40-byte key (spec 6.5).
 struct MsRow {

@@ -17,6 +17,7 @@
 #include "flowsteer/nic/nic.h"
 #include "flowsteer/nic/rss.h"
 #include "flowsteer/tuple.h"
+#include "test_util.h"
 
 namespace fh = flowsteer::hash;
 using flowsteer::FlowTuple;
@@ -26,23 +27,8 @@ using Bytes = std::vector<uint8_t>;
 
 namespace {
 
-uint32_t test_seed() {
-  const char* s = std::getenv("FLOWSTEER_TEST_SEED");
-  return s ? uint32_t(std::strtoul(s, nullptr, 0)) : 0x5EED0001u;
-}
-
-FlowTuple random_tuple(std::mt19937& rng, int family) {
-  FlowTuple t;
-  t.family = uint8_t(family);
-  t.proto = (rng() & 1) ? flowsteer::kIpProtoTcp : flowsteer::kIpProtoUdp;
-  for (size_t i = 0; i < t.addr_len(); ++i) {
-    t.src[i] = uint8_t(rng());
-    t.dst[i] = uint8_t(rng());
-  }
-  t.sport = uint16_t(rng());
-  t.dport = uint16_t(rng());
-  return t;
-}
+uint32_t test_seed() { return flowsteer::test::test_seed(0x5EED0001u); }
+using flowsteer::test::random_tuple;
 
 void put16(Bytes& b, uint16_t v) {
   b.push_back(uint8_t(v >> 8));

@@ -16,21 +16,10 @@ bool OutputRecord::operator==(const OutputRecord& o) const {
          action == o.action && steer_id == o.steer_id && error == o.error;
 }
 
-namespace {
-kernel::KernelConfig kernel_config(const EngineParams& p) {
-  kernel::KernelConfig c;
-  c.nr_cpu_ids = p.cpus;
-  c.num_rx_queues = p.queues;
-  c.variant = p.variant;
-  c.slot_mode = p.slot_mode;
-  return c;
-}
-}  // namespace
-
 EngineModel::EngineModel(const EngineParams& p)
     : params_(p),
       rss_(uint16_t(p.queues), nic::HashMode::kToeplitz, p.lut_size),
-      kernel_(kernel_config(p)),
+      kernel_(kernel::KernelConfig::sized(p.cpus, p.queues, p.variant, p.slot_mode)),
       filters_(p.filter_bucket_bits, p.filter_ways) {
   kernel_.set_driver(this);
 }

@@ -161,15 +161,6 @@ struct ServiceSchedule {
   }
 };
 
-kernel::KernelConfig kernel_config(const SystemConfig& cfg) {
-  kernel::KernelConfig kc;
-  kc.nr_cpu_ids = cfg.cpus;
-  kc.num_rx_queues = cfg.cpus;
-  kc.variant = cfg.variant;
-  kc.slot_mode = cfg.slot_mode;
-  return kc;
-}
-
 void configure_tables(kernel::Kernel& k, const SystemConfig& cfg) {
   for (uint32_t q = 0; q < cfg.cpus; ++q) k.store_rps_flow_cnt(q, cfg.rps_flow_cnt);
   k.set_rps_sock_flow_entries(uint64_t(cfg.cpus) * cfg.rps_flow_cnt);  // spec 7.9.1
@@ -178,7 +169,7 @@ void configure_tables(kernel::Kernel& k, const SystemConfig& cfg) {
 class IcePlane : public SteeringPlane {
  public:
   IcePlane(const SystemConfig& cfg, std::vector<Flow>& flows)
-      : k_(kernel_config(cfg)),
+      : k_(kernel::KernelConfig::sized(cfg.cpus, cfg.cpus, cfg.variant, cfg.slot_mode)),
         port_(flows, cfg.hw_delay_ms),
         ice_(driver::IceArfs::Options{cfg.match, 0}, &port_),
         sched_{cfg.service_delay_ms, cfg.service_period_ms} {

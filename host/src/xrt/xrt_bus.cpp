@@ -1,7 +1,14 @@
 // The XRT backend: the engine's AXI4-Lite window through the XRT native API (xrt::ip).
+#include <xrt/xclbin.h>
 #include <xrt/xrt_device.h>
 #include <experimental/xrt_ip.h>
 #include <experimental/xrt_xclbin.h>
+
+#include <cstddef>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <vector>
 
 #include "flowsteer/device/register_bus.h"
 
@@ -33,11 +40,35 @@ class XrtBus : public RegisterBus {
 
 }  // namespace
 
+// XRT trusts the header of an xclbin and crashes on a truncated one: check the layout
+// (total length, section table, every section inside the file) before handing it over.
+static void check_xclbin_layout(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::vector<char> buf((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  auto bad = [&](const std::string& why) {
+    throw DeviceError("'" + path + "' is not a valid xclbin (" + why + ")");
+  };
+  if (buf.size() < sizeof(axlf)) bad("shorter than its header");
+  axlf top;
+  std::memcpy(&top, buf.data(), sizeof top);
+  if (top.m_header.m_length != buf.size()) bad("length field says " + std::to_string(top.m_header.m_length) + " bytes");
+  const uint64_t n = top.m_header.m_numSections;
+  const uint64_t table_end = offsetof(axlf, m_sections) + n * sizeof(axlf_section_header);
+  if (n == 0 || table_end > buf.size()) bad("section table outside the file");
+  for (uint64_t i = 0; i < n; ++i) {
+    axlf_section_header h;
+    std::memcpy(&h, buf.data() + offsetof(axlf, m_sections) + i * sizeof h, sizeof h);
+    if (h.m_sectionOffset > buf.size() || h.m_sectionSize > buf.size() - h.m_sectionOffset)
+      bad("section " + std::to_string(i) + " outside the file");
+  }
+}
+
 bool xrt_available() { return true; }
 
 std::unique_ptr<RegisterBus> open_xrt(const std::string& xclbin_path, unsigned device_index,
                                       const std::string& kernel_name) {
   check_xclbin_file(xclbin_path);
+  check_xclbin_layout(xclbin_path);
   xrt::xclbin xclbin;
   try {
     xclbin = xrt::xclbin(xclbin_path);

@@ -40,6 +40,15 @@ struct KernelConfig {
   bool has_rx_cpu_rmap = true;     // dev->rx_cpu_rmap present
   std::vector<uint16_t> rmap;      // RX queue per CPU; empty = cpu % num_rx_queues
   uint32_t max_backlog = 0;        // netdev_max_backlog; 0 = never drop (spec 5)
+
+  static KernelConfig sized(uint32_t cpus, uint32_t queues, Variant v, SlotMode m) {
+    KernelConfig c;
+    c.nr_cpu_ids = cpus;
+    c.num_rx_queues = queues;
+    c.variant = v;
+    c.slot_mode = m;
+    return c;
+  }
 };
 
 // Which way set_rps_cpu went (spec 3.1/3.2 step labels).
