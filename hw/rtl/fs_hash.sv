@@ -212,7 +212,8 @@ assign m_hash_valid = valid_reg[LATENCY-1];
 assign m_hash = hash_reg;
 assign m_hash_user = user_reg[USER_WIDTH*(LATENCY-1) +: USER_WIDTH];
 
-// the Toeplitz windows use key bits 0..319 only; jhash uses the upper half of its state
+// jhash returns c only (a and b after the last line are dead), the byte-swapped port
+// words are 16 bits, and the mode is not needed after the output stage
 wire unused_hash = &{1'b0, ja_reg[32*9 +: 32], jb_reg[32*9 +: 32], j_p0[31:16], j_p1[31:16],
                      mode_reg[2*(LATENCY-1) +: 2]};
 

@@ -365,12 +365,11 @@ end
 // ---------------------------------------------------------------- RSS LUT + record
 logic [31:0] f_hash;
 logic [3:0] f_class;
-logic f_is_ip, f_hash_valid, f_use_hit;
+logic f_is_ip, f_use_hit;
 
 assign f_hash = f_user[31:0];
 assign f_class = f_user[32 + TUP_W +: 4];
 assign f_is_ip = (f_class <= 4'(7));
-assign f_hash_valid = f_is_ip && (f_hash != 32'd0);
 assign f_use_hit = f_hit && f_is_ip && cfg_flt_lookup;
 
 // the record fields wait in a register stage while the LUT reads
@@ -443,8 +442,9 @@ assign m_rec_flt_id = rec_id_reg;
 assign m_rec_queue = rec_hit_reg ? rec_fq_reg : l_queue;
 assign m_rec_user = rec_user_reg[FU_W-1 -: USER_WIDTH];
 
-wire unused_nic = &{1'b0, unused_l_user, unused_l_hash,
-                    cfg_rss_key[95:0], f_hash_valid};
+// the LUT's pass-through outputs are not needed (the record keeps its own copy), and the
+// tuple hash uses key bytes 0..39 of the 52-byte key register
+wire unused_nic = &{1'b0, unused_l_user, unused_l_hash, cfg_rss_key[95:0]};
 
 endmodule
 

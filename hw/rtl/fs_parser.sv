@@ -485,8 +485,9 @@ assign m_rec_user = user_reg[USER_WIDTH*(NST-1) +: USER_WIDTH];
 
 // the last step's window, offset, walk count and next header have no further use
 // (and TOS, IP id and the DF/reserved flag bits are not part of any check)
-wire unused_parser = &{1'b0, st_win_reg[8*WIN*3 +: 8*WIN], st_off_reg[13*3 +: 13], st_walked_reg[2*3 +: 2], st_nh_reg[8*3 +: 8],
-                       st_done_reg[3], `FS_IPH(1), `FS_IPH(4), `FS_IPH(5), ip_frag[15:14]};
+wire unused_parser = &{1'b0, st_win_reg[8*WIN*3 +: 8*WIN], st_off_reg[13*3 +: 13],
+                       st_walked_reg[2*3 +: 2], st_nh_reg[8*3 +: 8], st_done_reg[3],
+                       `FS_IPH(1), `FS_IPH(4), `FS_IPH(5), ip_frag[15:14]};
 
 `undef FS_BYTE
 `undef FS_IPH

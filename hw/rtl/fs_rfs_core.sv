@@ -126,6 +126,7 @@ localparam integer CW = (NUM_CPUS > 1) ? $clog2(NUM_CPUS) : 1;
 localparam integer SL = SLOT_LOG2_MAX;
 localparam integer KL = SOCK_LOG2_MAX;
 localparam integer PL = RPS_POOL_LOG2;
+localparam integer AW = (QW > CW) ? QW : CW;      // command address bits kept
 localparam integer RAW = QW + SL;                 // slot RAM address: {queue, slot}
 localparam integer SW = 96;                       // slot word: cpu, filter, last_qtail, hash
 localparam integer F_CPU = 80;                    // rps_dev_flow.cpu (u16)
@@ -273,12 +274,16 @@ fs_ram_sdp #(.DATA_WIDTH(16), .ADDR_WIDTH(PL)) pool_ram (
 
 // ---------------------------------------------------------------- command state
 localparam [2:0] CS_IDLE = 3'd0, CS_EXEC = 3'd1, CS_CLEAR_Q = 3'd2, CS_CLEAR_S = 3'd3,
-                 CS_MX = 3'd4, CS_SR = 3'd5;
+                 CS_MX = 3'd4, CS_SR = 3'd5, CS_MX2 = 3'd6;
 logic [2:0] cs_reg = CS_IDLE;
 logic [4:0] cmd_op_reg;
-logic [15:0] cmd_addr_reg;
+logic [AW-1:0] cmd_addr_reg;                      // cpu or queue (range checked at the handshake)
 logic [31:0] cmd_data0_reg, cmd_data1_reg;
 logic [29:0] clr_cnt_reg;
+logic [29:0] clr_last_reg;                         // clear sweep length - 1
+logic [15:0] cpu_mask_pre_reg = 16'd0;             // roundup_pow_of_two(nr_cpu_ids) - 1
+logic mx_pre_reg;                                  // MAY_EXPIRE: all but the window compare
+logic [31:0] mx_diff_reg, mx_win_reg;              // MAY_EXPIRE: head - last_qtail, window
 logic rsp_valid_reg = 1'b0;
 logic [31:0] rsp_status_reg, rsp_data0_reg, rsp_data1_reg;
 
@@ -302,6 +307,7 @@ logic [TAG_WIDTH-1:0] b_tag_reg;
 logic [SL-1:0] b_rslot_reg;
 logic [KL-1:0] b_sidx_reg;
 logic [PL-1:0] b_pidx_reg;
+logic [4:0] b_log_reg;            // tbl_log[queue]
 // stage C
 logic c_valid_reg = 1'b0;
 logic [31:0] c_hash_reg;
@@ -315,6 +321,8 @@ logic [15:0] c_next_reg;          // next_cpu
 logic [QW-1:0] c_tq_reg;          // rmap[next_cpu]
 logic [SL-1:0] c_pslot_reg;       // slot_tq(h)
 logic [15:0] c_mcpu_reg;          // G6 map CPU
+logic [4:0] c_log_reg;            // tbl_log[queue]
+logic [4:0] c_tlog_reg;           // tbl_log[tq]
 // stage D: the packet, its views and the bits precomputed in C
 logic d_valid_reg = 1'b0;
 logic [31:0] d_hash_reg;
@@ -326,6 +334,7 @@ logic [15:0] d_next_reg;
 logic [QW-1:0] d_tq_reg;
 logic [SL-1:0] d_pslot_reg;
 logic [15:0] d_mcpu_reg;
+logic [4:0] d_tlog_reg;           // tbl_log[tq]
 logic [SW-1:0] d_r_reg;           // R view
 logic [SW-1:0] d_p_reg;           // P view
 logic d_rfs_reg;                  // G3 table, G4, G5 sock table, G5b
@@ -347,6 +356,7 @@ logic d_p_same_reg;               // P.cpu == next_cpu
 localparam [1:0] XS_EVAL = 2'd0, XS_WAIT = 2'd1, XS_RC = 2'd2;
 logic [1:0] xs_reg = XS_EVAL;     // driver-call state of D
 logic [31:0] d_rc_reg;
+logic d_rc_old_reg;               // rc == R.filter (u16 against int): S7's second write
 logic d_w2_done_reg = 1'b0;
 // record
 logic rec_valid_reg = 1'b0;
@@ -476,7 +486,7 @@ always_comb begin
 
     // P: activity (spec 4.1) in the target table, from the RAM word and from last clock's
     // write in parallel (the forwarding select comes last)
-    c_win = window_of(tbl_log_reg[c_tq_reg], mask_mode_reg);
+    c_win = window_of(c_tlog_reg, mask_mode_reg);
     c_pcpu_ram = ram2_rd_data[F_CPU +: 16];
     c_p_act_ram = c_pcpu_ram < nr_cpu_ids_reg &&
         $signed(head_reg[CW'(c_pcpu_ram)] - ram2_rd_data[F_LQ +: 32]) < $signed(c_win);
@@ -485,7 +495,7 @@ always_comb begin
         $signed(head_reg[CW'(c_pcpu_fw)] - wr_d1_data_reg[F_LQ +: 32]) < $signed(c_win);
     c_p_active = c_p_fwd ? c_p_act_fw : c_p_act_ram;
     // window > 0 of the R and P tables (activity of a last_qtail = head write)
-    c_wpos_q = $signed(window_of(tbl_log_reg[c_queue_reg], mask_mode_reg)) > 0;
+    c_wpos_q = $signed(window_of(c_log_reg, mask_mode_reg)) > 0;
     c_wpos_tq = $signed(c_win) > 0;
 
     c_nc_ok = c_next_reg < nr_cpu_ids_reg;                             // S1
@@ -584,7 +594,8 @@ always_comb begin
     end
     d_wr1 = d_call || d_cpu_ok;
     // S7: old.filter == rc (u16 against int) -> NO_FILTER, a second write to R
-    d_w2_need = d_steered && {16'd0, d_r_reg[F_FILTER +: 16]} == d_rc_eff && !d_w2_done_reg;
+    // (d_rc_eff is the driver's rc whenever d_steered)
+    d_w2_need = d_steered && d_rc_old_reg && !d_w2_done_reg;
 
     // D completes when its flags are known, the driver answered (or was not needed) and no
     // second write is due
@@ -595,7 +606,7 @@ always_comb begin
     // the hazard stall: P's activity recomputed from the registered view
     d_p_fix = d_p_reg[F_CPU +: 16] < nr_cpu_ids_reg &&
               $signed(head_reg[CW'(d_p_reg[F_CPU +: 16])] - d_p_reg[F_LQ +: 32]) <
-              $signed(window_of(tbl_log_reg[d_tq_reg], mask_mode_reg));
+              $signed(window_of(d_tlog_reg, mask_mode_reg));
 end
 
 assign m_drv_req_valid = d_valid_reg && !d_p_unk_reg && d_drv_ext && xs_reg == XS_EVAL;
@@ -653,46 +664,65 @@ logic [31:0] k_sock_val;
 logic [15:0] k_cpu_mask_new;
 logic [15:0] k_nr_m1;
 logic [63:0] k_mx_view;               // cpu, filter, last_qtail
-logic k_mx_keep;
-logic [31:0] k_clr_last;
-logic [31:0] k_mx_fid;
-logic k_sock_idx_ok, k_pool_idx_ok, k_map_ok;
+logic k_mx_pre;
+logic k_sock_idx_ok, k_pool_idx_ok, k_map_ok, k_nr_ok, k_rmap_q_ok, k_mx_idx_ok;
+
+// Argument checks, computed from the command ports at the handshake and registered (the
+// configuration they read changes only in a command's EXEC, before the next handshake).
+logic n_cpu_ok, n_q_ok, n_log_ok_q, n_log_ok_s, n_sock_idx_ok, n_pool_idx_ok, n_map_ok;
+logic n_nr_ok, n_rmap_q_ok, n_mx_idx_ok;
+logic [QW-1:0] n_q;
+logic k_cpu_ok_reg, k_q_ok_reg, k_log_ok_q_reg, k_log_ok_s_reg, k_sock_idx_ok_reg;
+logic k_pool_idx_ok_reg, k_map_ok_reg, k_nr_ok_reg, k_rmap_q_ok_reg, k_mx_idx_ok_reg;
+logic [15:0] nr_m1_reg = 16'(NUM_CPUS - 1);        // nr_cpu_ids - 1
+
+always_comb begin
+    n_q = cmd_addr[QW-1:0];
+    n_cpu_ok = cmd_addr < nr_cpu_ids_reg;
+    n_q_ok = 32'(cmd_addr) < NUM_QUEUES;
+    n_log_ok_q = cmd_data0 <= 32'(SL);
+    n_log_ok_s = cmd_data0 <= 32'(KL);
+    // raw sock access: a table and index <= mask
+    n_sock_idx_ok = sock_present_reg &&
+                    (cmd_data0 & ~{{(32-KL){1'b0}}, sock_mask_reg}) == 32'd0;
+    n_pool_idx_ok = cmd_data0 < (32'd1 << PL);
+    // rps_map: LEN entries from BASE must fit the pool
+    n_map_ok = n_q_ok && cmd_data0[31:16] == 16'd0 && cmd_data1 <= (32'd1 << PL) &&
+               {16'd0, cmd_data0[15:0]} + cmd_data1 <= (32'd1 << PL);
+    n_nr_ok = cmd_data0 != 32'd0 && cmd_data0 <= 32'(NUM_CPUS);
+    n_rmap_q_ok = 32'(cmd_data0) < NUM_QUEUES;
+    // MAY_EXPIRE: the queue has a table and flow_id < its size
+    n_mx_idx_ok = n_q_ok && tbl_present_reg[n_q] && cmd_data0 < (32'd1 << tbl_log_reg[n_q]);
+end
 
 always_comb begin
     k_cpu = cmd_addr_reg[CW-1:0];
-    k_cpu_ok = cmd_addr_reg < nr_cpu_ids_reg;
+    k_cpu_ok = k_cpu_ok_reg;
     k_q = cmd_addr_reg[QW-1:0];
-    k_q_ok = 32'(cmd_addr_reg) < NUM_QUEUES;
-    k_log_ok_q = cmd_data0_reg <= 32'(SL);
-    k_log_ok_s = cmd_data0_reg <= 32'(KL);
-    // raw sock access: a table and index <= mask
-    k_sock_idx_ok = sock_present_reg &&
-                    (cmd_data0_reg & ~{{(32-KL){1'b0}}, sock_mask_reg}) == 32'd0;
-    k_pool_idx_ok = cmd_data0_reg < (32'd1 << PL);
-    // rps_map: LEN entries from BASE must fit the pool
-    k_map_ok = k_q_ok && cmd_data0_reg[31:16] == 16'd0 && cmd_data1_reg <= (32'd1 << PL) &&
-               {16'd0, cmd_data0_reg[15:0]} + cmd_data1_reg <= (32'd1 << PL);
+    k_q_ok = k_q_ok_reg;
+    k_log_ok_q = k_log_ok_q_reg;
+    k_log_ok_s = k_log_ok_s_reg;
+    k_sock_idx_ok = k_sock_idx_ok_reg;
+    k_pool_idx_ok = k_pool_idx_ok_reg;
+    k_map_ok = k_map_ok_reg;
+    k_nr_ok = k_nr_ok_reg;
+    k_rmap_q_ok = k_rmap_q_ok_reg;
+    k_mx_idx_ok = k_mx_idx_ok_reg;
     // rps_record_sock_flow value (spec 1.1)
     k_sock_val = (cmd_data0_reg & ~{16'd0, cpu_mask_reg}) | cmd_data1_reg;
     // rps_cpu_mask = roundup_pow_of_two(nr_cpu_ids) - 1
-    k_nr_m1 = nr_cpu_ids_reg - 16'd1;
+    k_nr_m1 = nr_m1_reg;
     k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 1);
     k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 2);
     k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 4);
     k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 8);
     k_cpu_mask_new = k_nr_m1;
-    // clear sweep length - 1
-    k_clr_last = (cmd_op_reg == OP_SOCK_SIZE) ? ((32'd1 << sock_log_reg) - 32'd1)
-                                              : ((32'd1 << tbl_log_reg[k_q]) - 32'd1);
     // rps_may_expire_flow (spec 4.2): keep = table, flow_id < size, filter matches, active
     k_mx_view = ram1_rd_data[95:32];
-    k_mx_fid = cmd_data0_reg;
-    k_mx_keep = k_q_ok && tbl_present_reg[k_q] &&
-                k_mx_fid < (32'd1 << tbl_log_reg[k_q]) &&
-                k_mx_view[47:32] == cmd_data1_reg[15:0] &&
-                k_mx_view[63:48] < nr_cpu_ids_reg &&
-                $signed(head_reg[CW'(k_mx_view[63:48])] - k_mx_view[31:0]) <
-                    $signed(window_of(tbl_log_reg[k_q], mask_mode_reg));
+    // (the window compare runs in the next clock, CS_MX2)
+    k_mx_pre = k_mx_idx_ok &&
+               k_mx_view[47:32] == cmd_data1_reg[15:0] &&
+               k_mx_view[63:48] < nr_cpu_ids_reg;
 end
 
 // ---------------------------------------------------------------- slot/sock RAM writes
@@ -753,6 +783,7 @@ always_ff @(posedge clk) begin
     for (int i = 0; i < NUM_CPUS; i++) begin
         cpu_tlog_reg[i] <= tbl_log_reg[rmap_reg[i]];
     end
+    cpu_mask_pre_reg <= k_cpu_mask_new;
     // write history for the RAM-output patch
     wr_d1_en_reg <= ram_wr_en;
     wr_d1_addr_reg <= ram_wr_addr;
@@ -783,6 +814,7 @@ always_ff @(posedge clk) begin
             b_rslot_reg <= a_rslot;
             b_sidx_reg <= a_sidx;
             b_pidx_reg <= a_pidx_reg;
+            b_log_reg <= a_log_reg;
         end
     end
     // stage C (the R view snoops every slot write)
@@ -802,6 +834,8 @@ always_ff @(posedge clk) begin
             c_tq_reg <= b_tq;
             c_pslot_reg <= b_pslot;
             c_mcpu_reg <= pool_rd_data;
+            c_log_reg <= b_log_reg;
+            c_tlog_reg <= cpu_tlog_reg[CW'(b_next)];
         end
     end
     // stage D
@@ -820,6 +854,7 @@ always_ff @(posedge clk) begin
             d_tq_reg <= c_tq_reg;
             d_pslot_reg <= c_pslot_reg;
             d_mcpu_reg <= c_mcpu_reg;
+            d_tlog_reg <= c_tlog_reg;
             d_rfs_reg <= c_rfs;
             d_nc_ok_reg <= c_nc_ok;
             d_next_ok_reg <= c_next_ok;
@@ -851,6 +886,7 @@ always_ff @(posedge clk) begin
         if (xs_reg == XS_WAIT && s_drv_rsp_valid) begin
             xs_reg <= XS_RC;
             d_rc_reg <= s_drv_rsp_rc;
+            d_rc_old_reg <= s_drv_rsp_rc == {16'd0, d_r_reg[F_FILTER +: 16]};
         end
         if (d_wr2) begin
             d_w2_done_reg <= 1'b1;
@@ -909,9 +945,19 @@ always_ff @(posedge clk) begin
             if (cmd_accept) begin
                 cs_reg <= CS_EXEC;
                 cmd_op_reg <= cmd_op;
-                cmd_addr_reg <= cmd_addr;
+                cmd_addr_reg <= cmd_addr[AW-1:0];
                 cmd_data0_reg <= cmd_data0;
                 cmd_data1_reg <= cmd_data1;
+                k_cpu_ok_reg <= n_cpu_ok;
+                k_q_ok_reg <= n_q_ok;
+                k_log_ok_q_reg <= n_log_ok_q;
+                k_log_ok_s_reg <= n_log_ok_s;
+                k_sock_idx_ok_reg <= n_sock_idx_ok;
+                k_pool_idx_ok_reg <= n_pool_idx_ok;
+                k_map_ok_reg <= n_map_ok;
+                k_nr_ok_reg <= n_nr_ok;
+                k_rmap_q_ok_reg <= n_rmap_q_ok;
+                k_mx_idx_ok_reg <= n_mx_idx_ok;
             end
         end
         CS_EXEC: begin
@@ -921,6 +967,7 @@ always_ff @(posedge clk) begin
             rsp_data0_reg <= 32'd0;
             rsp_data1_reg <= 32'd0;
             clr_cnt_reg <= 30'd0;
+            clr_last_reg <= 30'((32'd1 << cmd_data0_reg[4:0]) - 32'd1);   // log checked below
             case (cmd_op_reg)
                 OP_SOCK_RECORD, OP_SOCK_DELETE: begin
                     // written by the RAM write mux this clock
@@ -931,7 +978,7 @@ always_ff @(posedge clk) begin
                     end else if (!k_log_ok_s) begin
                         rsp_status_reg <= ENOMEM_N;
                     end else begin
-                        cpu_mask_reg <= k_cpu_mask_new;
+                        cpu_mask_reg <= cpu_mask_pre_reg;
                         if (!sock_present_reg || sock_log_reg != cmd_data0_reg[4:0]) begin
                             // same size keeps the entries; a new table is cleared
                             sock_present_reg <= 1'b1;
@@ -964,7 +1011,7 @@ always_ff @(posedge clk) begin
                     end
                 end
                 OP_HEAD_ADD, OP_SET_HEAD_TAIL, OP_READ_HEAD_TAIL, OP_SET_ONLINE, OP_SET_RMAP: begin
-                    if (!k_cpu_ok || (cmd_op_reg == OP_SET_RMAP && 32'(cmd_data0_reg) >= NUM_QUEUES)) begin
+                    if (!k_cpu_ok || (cmd_op_reg == OP_SET_RMAP && !k_rmap_q_ok)) begin
                         rsp_status_reg <= EINVAL_N;
                     end else begin
                         rsp_data0_reg <= head_reg[k_cpu];
@@ -987,7 +1034,7 @@ always_ff @(posedge clk) begin
                     end
                 end
                 OP_MAY_EXPIRE: begin
-                    // slot read issued this clock (port 1), answered next clock
+                    // slot read issued this clock (port 1), answered two clocks later
                     cs_reg <= CS_MX;
                     rsp_valid_reg <= 1'b0;
                 end
@@ -1019,10 +1066,11 @@ always_ff @(posedge clk) begin
                     end
                 end
                 OP_SET_NR_CPU_IDS: begin
-                    if (cmd_data0_reg == 32'd0 || cmd_data0_reg > 32'(NUM_CPUS)) begin
+                    if (!k_nr_ok) begin
                         rsp_status_reg <= EINVAL_N;
                     end else begin
                         nr_cpu_ids_reg <= cmd_data0_reg[15:0];
+                        nr_m1_reg <= cmd_data0_reg[15:0] - 16'd1;
                     end
                 end
                 OP_SET_MODE: begin
@@ -1038,15 +1086,21 @@ always_ff @(posedge clk) begin
         end
         CS_CLEAR_Q, CS_CLEAR_S: begin
             clr_cnt_reg <= clr_cnt_reg + 30'd1;
-            if (32'(clr_cnt_reg) == k_clr_last) begin
+            if (clr_cnt_reg == clr_last_reg) begin
                 cs_reg <= CS_IDLE;
                 rsp_valid_reg <= 1'b1;
             end
         end
         CS_MX: begin
+            cs_reg <= CS_MX2;
+            mx_pre_reg <= k_mx_pre;
+            mx_diff_reg <= head_reg[CW'(k_mx_view[63:48])] - k_mx_view[31:0];
+            mx_win_reg <= window_of(tbl_log_reg[k_q], mask_mode_reg);
+        end
+        CS_MX2: begin
             cs_reg <= CS_IDLE;
             rsp_valid_reg <= 1'b1;
-            rsp_data0_reg <= {31'd0, !k_mx_keep};
+            rsp_data0_reg <= {31'd0, !(mx_pre_reg && $signed(mx_diff_reg) < $signed(mx_win_reg))};
         end
         CS_SR: begin
             cs_reg <= CS_IDLE;
@@ -1076,6 +1130,7 @@ always_ff @(posedge clk) begin
         sock_mask_reg <= '0;
         cpu_mask_reg <= 16'd0;
         nr_cpu_ids_reg <= 16'(NUM_CPUS);
+        nr_m1_reg <= 16'(NUM_CPUS - 1);
         patched_reg <= 1'b1;
         mask_mode_reg <= 1'b0;
         ntuple_reg <= 1'b1;

@@ -141,6 +141,7 @@ struct Timing {
 struct RunStats {
   uint64_t cycles = 0, packets = 0, commands = 0, drv_stall = 0, cmd_stall = 0, fwd = 0;
   uint64_t first_pkt = 0, last_rec = 0;  // clock of the first packet handshake, last record
+  uint64_t hzd_stall = 0;                // clocks D recomputed a forwarded activity flag
 };
 
 // Coverage of the runs of one test (each test runs in its own process under ctest).
@@ -426,6 +427,7 @@ class BenchT {
     st.drv_stall = d.stat_drv_stall;
     st.cmd_stall = d.stat_cmd_stall;
     st.fwd = d.stat_fwd;
+    st.hzd_stall = d.stat_hzd_stall;
 #if FS_RFS_HAS_TRACE
     if (fst) fst->close();
 #endif
@@ -821,6 +823,46 @@ TEST(RfsCore, DriverAnswers) {
   b.may_expire(2, slot_of(h, 3, SlotMode::kLog), 7);
   b.may_expire(4, slot_of(h, 3, SlotMode::kLog), 7);
   run_both(b, "driver");
+}
+
+// The one forwarded view that costs a stall (stat_hzd_stall): a packet writes last_qtail =
+// tail + 1 into a slot while head - (tail + 1) > 0 (head set past the tail), and the next
+// packet, back to back, evaluates the S5g gate on that slot as its P: the activity flag
+// needs the window compare, recomputed in D. Inside the window (skip), outside (steer), and
+// 0 (head - last_qtail == 0 with an enqueue: no stall).
+TEST(RfsCore, ForwardedActivityStall) {
+  for (uint32_t head : {60u, 100u, 51u}) {
+    Bench b(16, Variant::kPatched, SlotMode::kLog);
+    b.sock_size(8);
+    for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, 2);   // window 40
+    const uint32_t ha = 0x1357A001;
+    const uint32_t sa = slot_of(ha, 2, SlotMode::kLog);
+    uint32_t hb = hash_for_slot(ha + 1, 2, sa, SlotMode::kLog);
+    while ((hb & 0xFF) == (ha & 0xFF)) hb = hash_for_slot(hb + 1, 2, sa, SlotMode::kLog);
+    b.sock_record(ha, 2);                     // CPU 2 -> queue 2
+    b.sock_record(hb, 10);                    // CPU 10 -> queue 2, same slot in table 2
+    RxDecision d = b.pkt(ha, 0);              // steered: slot sa of queue 2 gets a filter
+    ASSERT_EQ(d.path, SetRpsCpuPath::kSteered);
+    b.set_head_tail(2, head, 50);             // head - (tail + 1) = head - 51
+    for (int i = 0; i < 3; ++i) {
+      d = b.pkt(ha, 2);                       // R = sa, same CPU: last_qtail = tail + 1
+      EXPECT_EQ(d.path, SetRpsCpuPath::kNotCalled);
+      RxDecision x = b.pkt(hb, 0);            // P = sa, gate on the slot just written
+      ASSERT_TRUE(x.steer.called || x.path == SetRpsCpuPath::kGateSkip)
+          << "head " << head << " i " << i << " path " << int(x.path) << " cpu " << x.cpu;
+      if (head == 60) {
+        EXPECT_EQ(x.gate, GateRow::kSkipOtherFlow);
+      }
+      b.sock_record(hb, 10);
+    }
+    RunStats st = b.run_rtl(kFast, 21, "hzd/" + std::to_string(head));
+    if (head == 51) {
+      EXPECT_EQ(st.hzd_stall, 0u);
+    } else {
+      EXPECT_GT(st.hzd_stall, 0u);
+    }
+    b.run_rtl(kRough, 22, "hzd/rough/" + std::to_string(head));
+  }
 }
 
 // RPS maps (G6): a queue without a table but with a map, the fall-through after an ident

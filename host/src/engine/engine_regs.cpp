@@ -5,6 +5,7 @@
 // once in the model (BUSY is never seen; DONE is set).
 #include "flowsteer/engine/engine_regs.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "flowsteer/flowsteer_regs.h"
@@ -46,6 +47,9 @@ EngineRegisterFile::EngineRegisterFile(const EngineCaps& caps)
   for (const auto& reg : r::kRegisters)
     if (reg.access == r::Access::kRW)
       for (uint32_t i = 0; i < reg.count; ++i) store_[(reg.addr + i * reg.stride) >> 2] = reg.reset;
+  // LUT_CFG resets to the implemented LUT size (the map's reset value is the largest).
+  store_[r::LUT_CFG::kAddr >> 2] = r::LUT_CFG::LOG2.put(std::min<uint32_t>(
+      r::LUT_CFG::LOG2.get(r::LUT_CFG::kReset), caps.lut_log2));
   // Reset state: the model follows the registers' reset values.
   model_.set_nr_cpu_ids(r::NR_CPU_IDS::kReset);
   model_.set_num_rx_queues(r::NUM_RX_QUEUES::kReset);
