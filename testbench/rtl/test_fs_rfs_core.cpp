@@ -847,13 +847,13 @@ TEST(RfsCore, ForwardedActivityStall) {
     for (int i = 0; i < 3; ++i) {
       d = b.pkt(ha, 2);                       // R = sa, same CPU: last_qtail = tail + 1
       EXPECT_EQ(d.path, SetRpsCpuPath::kNotCalled);
-      RxDecision x = b.pkt(hb, 0);            // P = sa, gate on the slot just written
+      const uint8_t qb = uint8_t(i == 2 ? 3 : i);   // a fresh R slot each time (not queue 2)
+      RxDecision x = b.pkt(hb, qb);           // P = sa, gate on the slot just written
       ASSERT_TRUE(x.steer.called || x.path == SetRpsCpuPath::kGateSkip)
           << "head " << head << " i " << i << " path " << int(x.path) << " cpu " << x.cpu;
       if (head == 60) {
         EXPECT_EQ(x.gate, GateRow::kSkipOtherFlow);
       }
-      b.sock_record(hb, 10);
     }
     RunStats st = b.run_rtl(kFast, 21, "hzd/" + std::to_string(head));
     if (head == 51) {

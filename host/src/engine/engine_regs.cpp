@@ -207,7 +207,7 @@ AxiResp EngineRegisterFile::write(uint32_t offset, uint32_t value, uint8_t strb)
       if (strb & (1u << b)) bytes |= 0xFFu << (8 * b);
     v = ((old & ~bytes) | (value & bytes)) & d.reg->mask;
   }
-  if (!write_reg(d, v, old)) return AxiResp::kSlvErr;
+  if (!write_reg(d, v)) return AxiResp::kSlvErr;
   if (acc == r::Access::kRW) slot = v;
   return AxiResp::kOkay;
 }
@@ -233,7 +233,7 @@ void EngineRegisterFile::apply_rps_map(uint32_t q) {
   model_.set_rps_map(q, std::vector<uint16_t>(rps_pool_.begin() + base, rps_pool_.begin() + base + len));
 }
 
-bool EngineRegisterFile::write_reg(const Decoded& d, uint32_t v, uint32_t old) {
+bool EngineRegisterFile::write_reg(const Decoded& d, uint32_t v) {
   const uint32_t a = d.reg->addr;
   kernel::Kernel& k = model_.kernel_plane();
   const uint32_t cpus = 1u << caps_.cpu_log2, queues = 1u << caps_.queue_log2;
@@ -353,7 +353,6 @@ bool EngineRegisterFile::write_reg(const Decoded& d, uint32_t v, uint32_t old) {
   } else if (a == r::HEAD_ADD::kAddr) {
     model_.head_add(d.index, v);
   }
-  (void)old;
   return true;
 }
 

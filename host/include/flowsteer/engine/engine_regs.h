@@ -37,7 +37,7 @@ class EngineRegisterFile : public device::RegisterBus {
   struct Decoded;
   bool decode(uint32_t offset, Decoded& d) const;
   uint32_t read_reg(const Decoded& d);
-  bool write_reg(const Decoded& d, uint32_t value, uint32_t old_value);
+  bool write_reg(const Decoded& d, uint32_t value);
   void apply_ctrl(uint32_t v);
   void apply_lut_cfg();
   void apply_rps_map(uint32_t q);
