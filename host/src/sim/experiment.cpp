@@ -364,15 +364,15 @@ std::string write_plot(const std::string& png_path, const ExperimentResult& r) {
       " flows, " + std::to_string(r.cfg.base.cpus) + " CPUs)'\n"
       "set logscale xy\nset yrange [5000:*]\nset xlabel 'rps_flow_cnt'\nset ylabel 'count'\nset grid\n"
       "set xtics (256,512,1024,2048,4096,8192,16384,32768)\nset key outside right\n"
-      "plot '" + data + "' u 1:2 w lp lw 2 pt 7 t 'Add original', "
-      "'' u 1:3 w lp lw 2 pt 5 t 'Add patched', "
-      "'' u 1:4 w lp lw 2 pt 9 dt 2 t 'Steer-C original', "
-      "'' u 1:5 w lp lw 2 pt 11 dt 2 t 'Steer-C patched', "
-      "'' u 1:6 w p pt 6 ps 2 t 'seed Add original', "
-      "'' u 1:7 w p pt 4 ps 2 t 'seed Add patched', "
-      "'' u 1:8 w p pt 8 ps 2 t 'seed Steer-C original', "
-      "'' u 1:9 w p pt 10 ps 2 t 'seed Steer-C patched', "
-      "'' u 1:10 w lp lw 2 pt 13 t 'Add engine'\n";
+      "plot '" + data + "' u 1:2 w lp lw 2 pt 7 lc rgb '#b2182b' t 'Add original', "
+      "'' u 1:3 w lp lw 2 pt 5 lc rgb '#1a9850' t 'Add patched', "
+      "'' u 1:10 w lp lw 2 pt 13 dt 3 lc rgb '#000000' t 'Add engine', "
+      "'' u 1:4 w lp lw 2 pt 9 dt 2 lc rgb '#f46d43' t 'Steer-C original', "
+      "'' u 1:5 w lp lw 2 pt 11 dt 2 lc rgb '#4575b4' t 'Steer-C patched', "
+      "'' u 1:6 w p pt 6 ps 2 lc rgb '#b2182b' t 'seed Add original', "
+      "'' u 1:7 w p pt 4 ps 2 lc rgb '#1a9850' t 'seed Add patched', "
+      "'' u 1:8 w p pt 8 ps 2 lc rgb '#f46d43' t 'seed Steer-C original', "
+      "'' u 1:9 w p pt 10 ps 2 lc rgb '#4575b4' t 'seed Steer-C patched'\n";
   FILE* gp = popen("gnuplot 2>&1", "w");
   if (!gp) {
     std::remove(data.c_str());
