@@ -102,7 +102,7 @@ uint64_t EngineRegisterFile::counter(uint32_t i) const {
     case C::kDriverErrors: return c.driver_errors;
     case C::kFltDeletes: return c.flt_deletes;
     case C::kEvents: return c.events;
-    case C::kEventsLost: return c.event_fifo_refusals;
+    case C::kEvtRefusals: return c.event_fifo_refusals;
     case C::kHazardStalls: return 0;  // a property of the RTL's pipeline, not of the contract
     default: break;
   }
