@@ -1064,6 +1064,7 @@ TEST(RfsCore, RandomMixes) {
     sum.fwd += st.fwd;
     sum.drv_stall += st.drv_stall;
     sum.cmd_stall += st.cmd_stall;
+    sum.hzd_stall += st.hzd_stall;
     if (HasFailure()) {
       std::printf("random mix failed at seed %llu\n", (unsigned long long)seed);
       return;
@@ -1075,6 +1076,7 @@ TEST(RfsCore, RandomMixes) {
               (unsigned long long)sum.fwd, (unsigned long long)sum.drv_stall,
               (unsigned long long)sum.cmd_stall);
   std::printf("rps_map (G6) CPUs: %llu packets\n", (unsigned long long)g_map_cpu);
+  std::printf("hazard-stall clocks (stat_hzd_stall): %llu\n", (unsigned long long)sum.hzd_stall);
   EXPECT_GE(total, std::min<uint64_t>(200000u, 13000u * seeds));
   EXPECT_GT(sum.fwd, 1000u);
   EXPECT_GT(g_map_cpu, 0u);
@@ -1123,6 +1125,8 @@ TEST(RfsCore, Throughput) {
                 (unsigned long long)st.first_pkt, (unsigned long long)st.last_rec, ppc, warm,
                 (unsigned long long)st.fwd, (unsigned long long)st.drv_stall,
                 (unsigned long long)st.cmd_stall);
+    std::printf("throughput (%s): %llu hazard-stall clocks\n",
+                with_steers ? "with steers" : "no steers", (unsigned long long)st.hzd_stall);
     if (!with_steers) {
       EXPECT_GT(ppc, 0.999);  // one packet per clock (latency 4 adds 3 clocks)
     } else {
