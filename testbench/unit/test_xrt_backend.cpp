@@ -50,3 +50,22 @@ TEST(XrtBackend, TruncatedXclbinIsAClearError) {
   }
   EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line: " << msg;
 }
+
+#if FLOWSTEER_HAVE_XRT
+#include "xclbin_writer.h"
+
+TEST(XrtBackend, XclbinWithoutTheEngineKernel) {
+  std::string path = "/tmp/flowsteer_test_" + std::to_string(getpid()) + "_other.xclbin";
+  flowsteer::test::write_xclbin(path, "vadd");
+  EXPECT_EQ(message_of(path), "xclbin '" + path + "' has no kernel 'flowsteer'");
+}
+
+TEST(XrtBackend, GoodXclbinButNoCard) {
+  std::string path = "/tmp/flowsteer_test_" + std::to_string(getpid()) + "_fs.xclbin";
+  flowsteer::test::write_xclbin(path, "flowsteer");
+  unsetenv("XILINX_XRT");  // as on a machine with Debian's XRT and no card
+  std::string msg = message_of(path);
+  EXPECT_EQ(msg.rfind("no Alveo card 0", 0), 0u) << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+}
+#endif
