@@ -34,7 +34,9 @@ void print_usage(std::ostream& os) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    print_usage(std::cerr);
+    std::string names;
+    for (const auto& v : kVerbs) names += std::string(names.empty() ? "" : ", ") + v.name;
+    std::cerr << "flowsteer: missing verb (" << names << "); flowsteer --help describes them\n";
     return flowsteer::cli::kExitUsage;
   }
   std::string verb = argv[1];
