@@ -48,6 +48,8 @@
 // Commands: accepted only when the pipeline is empty (packets are held off while cmd_valid
 // is high, so the command wins a tie); table (re)size is a counted clear, one slot per clock
 // (2^log clocks) with the core stalled; stat_cmd_stall counts the clocks a packet waited.
+// Argument checks are registered at the command handshake; MAY_EXPIRE reads the slot, then
+// compares against the window in a second clock (CS_MX, CS_MX2).
 // Command/packet total order = the order of the handshakes.
 module fs_rfs_core #(
     // CPUs with backlog state (nr_cpu_ids is a runtime value <= NUM_CPUS)
@@ -629,16 +631,12 @@ always_comb begin
     x_p_addr = {c_tq_reg, c_pslot_reg};
     w_r_addr = {d_queue_reg, d_rslot_reg};
     w_p_addr = {d_tq_reg, d_pslot_reg};
-    // (AND-OR selects, not muxes: Yosys opt_share would move a late select in front of a
-    // shared comparator)
-    w_hit_r = d_valid_reg && d_wr1 && ((d_steered && w_p_addr == x_r_addr) ||
-                                       (!d_steered && w_r_addr == x_r_addr));
-    w_hit_p = d_valid_reg && d_wr1 && ((d_steered && w_p_addr == x_p_addr) ||
-                                       (!d_steered && w_r_addr == x_p_addr));
+    w_hit_r = d_valid_reg && d_wr1 && (d_steered ? w_p_addr == x_r_addr : w_r_addr == x_r_addr);
+    w_hit_p = d_valid_reg && d_wr1 && (d_steered ? w_p_addr == x_p_addr : w_r_addr == x_p_addr);
     // the written slot: cpu = next_cpu (called) or tcpu0; last_qtail = tail + 1 (enqueued),
     // head[next_cpu] (difference 0) or unchanged with cpu = next_cpu >= nr_cpu_ids
     w_d1 = d_call ? d_next_ok_reg : d_r_ok_reg;
-    w_ne = (d_call && d_next_reg != c_next_reg) || (!d_call && d_rcpu != c_next_reg);
+    w_ne = d_call ? d_next_reg != c_next_reg : d_rcpu != c_next_reg;
     w_neg = d_call ? hd_neg[CW'(d_next_reg)] : hd_neg[CW'(d_rcpu)];
     w_zero = d_call ? hd_zero[CW'(d_next_reg)] : hd_zero[CW'(d_rcpu)];
     w_wpos = d_steered ? d_wpos_tq_reg : d_wpos_q_reg;
@@ -651,11 +649,14 @@ always_comb begin
         w_d3 = d_nc_ok_reg && w_wpos;
         w_unk = 1'b0;
     end
-    w_nofilt = (d_steered && d_rc_reg[15:0] == 16'hFFFF) ||
-               (!d_steered && d_r_reg[F_FILTER +: 16] == 16'hFFFF);
-    w_hasheq = (d_steered && patched_reg && d_hash_reg == c_hash_reg) ||
-               (d_steered && !patched_reg && d_p_reg[F_HASH +: 32] == c_hash_reg) ||
-               (!d_steered && d_r_reg[F_HASH +: 32] == c_hash_reg);
+    w_nofilt = d_steered ? d_rc_eff[15:0] == 16'hFFFF : d_r_reg[F_FILTER +: 16] == 16'hFFFF;
+    if (d_steered && patched_reg) begin
+        w_hasheq = d_hash_reg == c_hash_reg;
+    end else if (d_steered) begin
+        w_hasheq = d_p_reg[F_HASH +: 32] == c_hash_reg;
+    end else begin
+        w_hasheq = d_r_reg[F_HASH +: 32] == c_hash_reg;
+    end
 end
 // ---------------------------------------------------------------- command decode
 logic [CW-1:0] k_cpu;

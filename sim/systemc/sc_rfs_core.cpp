@@ -131,7 +131,7 @@ SC_MODULE(RfsBench) {
   sc_signal<uint32_t> req_queue, req_flow_id, req_hash, req_tag, drsp_rc;
   sc_signal<bool> cmd_valid, cmd_ready, rsp_valid;
   sc_signal<uint32_t> cmd_op, cmd_addr, cmd_d0, cmd_d1, rsp_status, rsp_d0, rsp_d1;
-  sc_signal<uint32_t> stat_drv_stall, stat_cmd_stall, stat_fwd;
+  sc_signal<uint32_t> stat_drv_stall, stat_cmd_stall, stat_fwd, stat_hzd_stall;
 
   Vvsc_rfs_core dut;
 
@@ -194,6 +194,7 @@ SC_MODULE(RfsBench) {
     dut.stat_drv_stall(stat_drv_stall);
     dut.stat_cmd_stall(stat_cmd_stall);
     dut.stat_fwd(stat_fwd);
+    dut.stat_hzd_stall(stat_hzd_stall);
 
     SC_THREAD(driver);
     SC_THREAD(responder);
