@@ -1,6 +1,5 @@
 // The reference side of the fs_rfs_core benches, shared by the SystemC bench
-// (sim/systemc/sc_rfs_core.cpp) and usable by the Verilator GoogleTest suite
-// (testbench/rtl/test_fs_rfs_core.cpp keeps its own copies of RefDriver and the op codes).
+// (sim/systemc/sc_rfs_core.cpp) and the Verilator GoogleTest suite (test_fs_rfs_core.cpp).
 //
 // * Op: the command op codes of fs_rfs_core.sv.
 // * RefDriver: the test ndo_rx_flow_steer (deterministic id allocator, sticky ids per hash,
