@@ -29,26 +29,8 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 python3 "$ROOT/scripts/gen_regs.py" "$ROOT/hw/regs/flowsteer_regs.json" --vh "$WORK/flowsteer_regs.vh"
 
-# rtl_deps MODULE: the file of MODULE and of every fs_* module it instantiates (recursively),
-# so a half-edited unrelated file never breaks this module's run.
-rtl_deps() {
-  python3 - "$RTL" "$1" <<'PY'
-import os, re, sys
-rtl, top = sys.argv[1], sys.argv[2]
-seen, todo = [], [top]
-while todo:
-    m = todo.pop()
-    f = os.path.join(rtl, m + ".sv")
-    if m in seen or not os.path.exists(f):
-        continue
-    seen.append(m)
-    text = re.sub(r"//[^\n]*", "", open(f).read())
-    for d in re.findall(r"^\s*(fs_\w+)\s*(?:#\s*\(|\w+\s*\()", text, re.M):
-        if d != m:
-            todo.append(d)
-print(" ".join(os.path.join(rtl, m + ".sv") for m in seen))
-PY
-}
+# rtl_deps MODULE: the file of MODULE and of every fs_* module it instantiates (recursively).
+rtl_deps() { python3 "$ROOT/scripts/rtl-deps.py" "$RTL" "$1"; }
 
 run_one() {
   local m="$1" d="$WORK/$1" t0 t1
