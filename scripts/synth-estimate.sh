@@ -47,7 +47,7 @@ run_one() {
   echo $((t1 - t0)) > "$d/seconds"
 }
 export -f run_one rtl_deps
-export WORK RTL
+export WORK RTL ROOT
 printf '%s\n' "${MODS[@]}" | xargs -P "$JOBS" -I{} bash -c 'run_one {}'
 
 python3 - "$WORK" "$OUT" "${MODS[@]}" <<'EOF'
