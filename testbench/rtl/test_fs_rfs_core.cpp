@@ -413,30 +413,21 @@ class BenchT {
   }
   template <class Fail>
   void check_record(const Model& d, size_t ev, Fail& fail) {
-    const RxDecision& x = evs[ev].dec;
-    std::string m;
-    auto chk = [&](const char* what, uint64_t got, uint64_t want) {
-      if (got != want)
-        m += std::string(" ") + what + " rtl " + std::to_string(got) + " ref " +
-             std::to_string(want) + ";";
-    };
-    chk("tag", d.m_axis_rec_tag, ev);
-    chk("cpu_valid", d.m_axis_rec_cpu_valid, x.cpu >= 0);
-    if (x.cpu >= 0) chk("cpu", d.m_axis_rec_cpu, uint32_t(x.cpu));
-    chk("path", d.m_axis_rec_path, uint32_t(x.path));
-    chk("gate", d.m_axis_rec_gate, uint32_t(x.gate));
-    chk("steer", d.m_axis_rec_steer, x.steer.called);
-    if (x.steer.called) {
-      chk("steer_queue", d.m_axis_rec_steer_queue, x.steer.queue);
-      chk("steer_flow_id", d.m_axis_rec_steer_flow_id, x.steer.flow_id);
-      chk("steer_rc", d.m_axis_rec_steer_rc, uint32_t(x.steer.rc));
-    }
-    chk("rflow_valid", d.m_axis_rec_rflow_valid, x.rflow.valid());
-    if (x.rflow.valid()) {
-      chk("rflow_queue", d.m_axis_rec_rflow_queue, uint32_t(x.rflow.queue));
-      chk("rflow_slot", d.m_axis_rec_rflow_slot, x.rflow.slot);
-    }
-    chk("tail", d.m_axis_rec_tail, x.enqueued ? x.tail : 0);
+    RecordFields r;  // the record port, compared field by field by the shared reference
+    r.tag = d.m_axis_rec_tag;
+    r.cpu_valid = d.m_axis_rec_cpu_valid;
+    r.cpu = d.m_axis_rec_cpu;
+    r.path = d.m_axis_rec_path;
+    r.gate = d.m_axis_rec_gate;
+    r.steer = d.m_axis_rec_steer;
+    r.steer_queue = d.m_axis_rec_steer_queue;
+    r.steer_flow_id = d.m_axis_rec_steer_flow_id;
+    r.steer_rc = d.m_axis_rec_steer_rc;
+    r.rflow_valid = d.m_axis_rec_rflow_valid;
+    r.rflow_queue = d.m_axis_rec_rflow_queue;
+    r.rflow_slot = d.m_axis_rec_rflow_slot;
+    r.tail = d.m_axis_rec_tail;
+    const std::string m = diff_record(r, evs[ev].dec, ev);
     if (!m.empty())
       fail("record mismatch (hash " + std::to_string(evs[ev].hash) + " q " +
                std::to_string(evs[ev].queue) + "):" + m,
