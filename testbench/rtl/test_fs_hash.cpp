@@ -11,6 +11,7 @@
 #include "flowsteer/hash/hash.h"
 #include "flowsteer/tuple.h"
 #include "rtl_sim.h"
+#include "../unit/ms_rss_vectors.h"
 
 namespace {
 
@@ -118,41 +119,21 @@ class HashRtl : public ::testing::Test {
   std::mt19937_64 rng_{12345};
 };
 
-struct MsVector {
-  const char* src;
-  uint16_t sport;
-  const char* dst;
-  uint16_t dport;
-  uint32_t ip_only;
-  uint32_t with_ports;
-};
-
-// Microsoft "Verifying the RSS Hash Calculation" (also 82599 datasheet 7.1.2.8.3).
-const MsVector kMsVectors[] = {
-    {"66.9.149.187", 2794, "161.142.100.80", 1766, 0x323e8fc2, 0x51ccc178},
-    {"199.92.111.2", 14230, "65.69.140.83", 4739, 0xd718262a, 0xc626b0ea},
-    {"24.19.198.95", 12898, "12.22.207.184", 38024, 0xd2d0a5de, 0x5c2b394a},
-    {"38.27.205.30", 48228, "209.142.163.6", 2217, 0x82989176, 0xafc7327f},
-    {"153.39.163.191", 44251, "202.188.127.2", 1303, 0x5d1809c5, 0x10e828a2},
-    {"3ffe:2501:200:1fff::7", 2794, "3ffe:2501:200:3::1", 1766, 0x2cc18cd5, 0x40207d3d},
-    {"3ffe:501:8::260:97ff:fe40:efab", 14230, "ff02::1", 4739, 0x0f0c461c, 0xdde51bbf},
-    {"3ffe:1900:4545:3:200:f8ff:fe21:67cf", 44251, "fe80::200:f8ff:fe21:67cf", 38024,
-     0x4b61e985, 0x02d1feef},
-};
+using flowsteer::test::kMsRssVectors;
 
 TEST_F(HashRtl, MicrosoftVectors) {
   configure(HashMode::kToeplitz, fh::microsoft_key(), 0);
   std::vector<Job> jobs;
-  for (const auto& v : kMsVectors) {
+  for (const auto& v : kMsRssVectors) {
     FlowTuple t = flowsteer::make_tuple(v.src, v.dst, v.sport, v.dport);
     jobs.push_back({t, false});
     jobs.push_back({t, true});
   }
   const auto got = run(jobs);
   ASSERT_EQ(got.size(), jobs.size());
-  for (size_t i = 0; i < std::size(kMsVectors); ++i) {
-    EXPECT_EQ(got[2 * i], kMsVectors[i].ip_only) << kMsVectors[i].src;
-    EXPECT_EQ(got[2 * i + 1], kMsVectors[i].with_ports) << kMsVectors[i].src;
+  for (size_t i = 0; i < std::size(kMsRssVectors); ++i) {
+    EXPECT_EQ(got[2 * i], kMsRssVectors[i].addr_only) << kMsRssVectors[i].src;
+    EXPECT_EQ(got[2 * i + 1], kMsRssVectors[i].with_ports) << kMsRssVectors[i].src;
   }
 }
 
