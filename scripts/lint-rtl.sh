@@ -3,9 +3,11 @@
 # parameters. Usage: scripts/lint-rtl.sh [--inc DIR] [module ...]   (no module: all)
 # --inc DIR: directory holding the generated flowsteer_regs.vh (else generated to a temp dir).
 # Exit 0 when every run is clean, 1 on any warning or error, 2 on bad usage.
+# Modules are looked up in hw/rtl, then hw/alveo (the Vitis kernel wrapper), by scripts/rtl-deps.py.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RTL="$ROOT/hw/rtl"
+ALVEO="$ROOT/hw/alveo"
 INC=""
 MODS=()
 while [ $# -gt 0 ]; do
@@ -24,10 +26,15 @@ if [ -z "$INC" ]; then
 fi
 if [ ${#MODS[@]} -eq 0 ]; then
   for f in "$RTL"/fs_*.sv; do MODS+=("$(basename "$f" .sv)"); done
+  # the Vitis kernel wrapper(s): module names need not match their file names
+  for f in "$ALVEO"/*.sv; do
+    [ -f "$f" ] || continue
+    while read -r m; do MODS+=("$m"); done < <(sed -n 's/^module \([A-Za-z_][A-Za-z_0-9]*\).*/\1/p' "$f")
+  done
 fi
 
 # rtl_deps MODULE: the file of MODULE and of every fs_* module it instantiates (recursively).
-rtl_deps() { python3 "$ROOT/scripts/rtl-deps.py" "$RTL" "$1"; }
+rtl_deps() { python3 "$ROOT/scripts/rtl-deps.py" "$RTL:$ALVEO" "$1"; }
 
 # minimum parameter set of each module (the defaults are the other run)
 min_params() {
@@ -43,14 +50,16 @@ min_params() {
     fs_rfs_core) echo "-GNUM_CPUS=1 -GNUM_QUEUES=1 -GSLOT_LOG2_MAX=1 -GSOCK_LOG2_MAX=1 -GRPS_POOL_LOG2=1 -GTAG_WIDTH=1" ;;
     fs_steer_driver) echo "-GID_WIDTH=1 -GQUEUE_WIDTH=1 -GEVT_DEPTH_LOG2=1 -GTAG_WIDTH=1" ;;
     fs_event_fifo) echo "-GDATA_WIDTH=1 -GDEPTH_LOG2=1" ;;
+    # the Vitis kernel: one reset stage, the engine at the small test set (test_flowsteer_kernel)
+    flowsteer) echo "-GRST_STAGES=1 -GDATA_WIDTH=64 -GCPU_LOG2=3 -GQUEUE_LOG2=3 -GSLOT_LOG2=6 -GSOCK_LOG2=8 -GLUT_LOG2=5 -GRPS_POOL_LOG2=6 -GFLT_BUCKET_BITS=3 -GFLT_WAYS=2 -GEVT_LOG2=2 -GTAG_LOG2=5" ;;
     *) echo "" ;;
   esac
 }
 
 rc=0
 for m in "${MODS[@]}"; do
-  if [ ! -f "$RTL/$m.sv" ]; then
-    echo "lint-rtl: no such module file $RTL/$m.sv" >&2
+  if [ -z "$(rtl_deps "$m")" ]; then
+    echo "lint-rtl: no such module $m (looked for $RTL/$m.sv, $ALVEO/*.sv)" >&2
     exit 2
   fi
   for set in default minimum; do

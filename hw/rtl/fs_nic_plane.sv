@@ -8,7 +8,7 @@
 // arrival queue = filter hit ? filter queue : lut[hash & (2^LUT_CFG.LOG2 - 1)].
 // hash_valid = IP class and hash != 0 (spec 2.2 G4); non-IP frames hash as 0 (queue lut[0])
 // and never look up the filter table. One frame per clock; each stage stalls on the next.
-// The RFS stage (get_rps_cpu / set_rps_cpu) consumes these records; it is not built yet.
+// fs_engine_top joins these blocks with the RFS stage; this module stays the NIC plane alone.
 module fs_nic_plane #(
     // AXI4-Stream frame data width
     parameter integer DATA_WIDTH = 512,
@@ -101,7 +101,9 @@ logic [QUEUE_WIDTH-1:0] flt_cmd_queue, flt_rsp_queue;
 logic [31:0] flt_count;
 logic init_busy_reg = 1'b1;
 
-// configuration of the RFS stage (not built yet) and parser extras are left open on purpose
+// ENGINE = 0: no kernel plane here, so its configuration, the ordering handshake (nothing to
+// order against: ord_grant tied high), the RFS-core and event ports and the parser extras
+// are left open on purpose (fs_engine_top uses them)
 /* verilator lint_off PINCONNECTEMPTY */
 fs_axil_regs #(
     .LUT_LOG2(LUT_LOG2),
@@ -132,6 +134,9 @@ fs_axil_regs #(
     .s_axil_rresp(s_axil_rresp),
     .s_axil_rvalid(s_axil_rvalid),
     .s_axil_rready(s_axil_rready),
+    .ord_req(),
+    .ord_grant(1'b1),
+    .ord_done(),
     .cfg_enable(cfg_enable),
     .cfg_patched(),
     .cfg_ntuple(),
@@ -175,7 +180,34 @@ fs_axil_regs #(
     .flt_rsp_id(flt_rsp_id),
     .flt_rsp_queue(flt_rsp_queue),
     .flt_busy(flt_busy),
-    .flt_count(flt_count)
+    .flt_count(flt_count),
+    .flt_delete_done(),
+    .rfs_cmd_valid(),
+    .rfs_cmd_ready(1'b1),
+    .rfs_cmd_op(),
+    .rfs_cmd_addr(),
+    .rfs_cmd_data0(),
+    .rfs_cmd_data1(),
+    .rfs_rsp_valid(1'b0),
+    .rfs_rsp_status(32'd0),
+    .rfs_rsp_data0(32'd0),
+    .rfs_rsp_data1(32'd0),
+    .evt_valid(1'b0),
+    .evt_pop(),
+    .evt_type(4'd0),
+    .evt_id('0),
+    .evt_queue(16'd0),
+    .evt_flow_id(32'd0),
+    .evt_hash(32'd0),
+    .evt_ipv6(1'b0),
+    .evt_proto(8'd0),
+    .evt_src(128'd0),
+    .evt_dst(128'd0),
+    .evt_sport(16'd0),
+    .evt_dport(16'd0),
+    .evt_count(16'd0),
+    .cnt_index(),
+    .cnt_value(64'd0)
 );
 
 // ---------------------------------------------------------------- parser

@@ -126,7 +126,7 @@ TEST(Replay, CliExitCodes) {
   };
   EXPECT_EQ(run("--pcap " + cap + " --json " + temp_path("replay.json")), 0);
   EXPECT_EQ(run("--pcap /nonexistent.pcap"), 2);
-  EXPECT_EQ(run("--pcap " + cap + " --backend verilator"), 2);
+  EXPECT_EQ(run("--pcap " + cap + " --backend fpga"), 2);  // verilator: test_replay_verilator
   EXPECT_EQ(run("--pcap " + cap + " --hash md5"), 2);
   EXPECT_EQ(run(""), 2);
 }

@@ -52,7 +52,81 @@ TEST(XrtBackend, TruncatedXclbinIsAClearError) {
 }
 
 #if FLOWSTEER_HAVE_XRT
+#include <experimental/xrt_xclbin.h>
+
+#include <cstring>
+#include <iterator>
+
 #include "xclbin_writer.h"
+
+namespace {
+// An xclbin as v++ would describe the kernel of hw/alveo/kernel.xml: its <kernel> element in
+// the embedded metadata (with one instance at 0x1800000) and an IP_LAYOUT entry with the given
+// control protocol. Every `from` in the kernel element is replaced by `to` first.
+std::string kernel_xml_path() {
+  std::string here = __FILE__;  // testbench/unit/test_xrt_backend.cpp
+  return here.substr(0, here.rfind('/')) + "/../../hw/alveo/kernel.xml";
+}
+
+std::string write_kernel_xclbin(const char* name, uint32_t control = AP_CTRL_NONE,
+                                const std::string& from = "", const std::string& to = "") {
+  std::ifstream in(kernel_xml_path());
+  std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t b = xml.find("<kernel "), e = xml.find("</kernel>");
+  if (b == std::string::npos || e == std::string::npos) return "";
+  std::string kernel = xml.substr(b, e - b);
+  // v++ writes <port> and <arg> straight under <kernel> in the xclbin metadata
+  for (const char* wrap : {"<ports>", "</ports>", "<args>", "</args>"})
+    for (size_t p = kernel.find(wrap); p != std::string::npos; p = kernel.find(wrap))
+      kernel.erase(p, std::strlen(wrap));
+  if (!from.empty())
+    for (size_t p = kernel.find(from); p != std::string::npos; p = kernel.find(from, p + to.size()))
+      kernel.replace(p, from.size(), to);
+  const std::string meta =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<project name=\"flowsteer\">\n"
+      " <platform vendor=\"xilinx\" boardid=\"u250\" name=\"xdma\" featureRomTime=\"0\">\n"
+      "  <version major=\"1\" minor=\"0\"/>\n  <description/>\n  <board name=\"\" vendor=\"\" fpgaDevice=\"\"/>\n"
+      "  <device name=\"fpga0\" fpgaDevice=\"virtexuplus:xcu250:figd2104:-2L:e\" addrWidth=\"0\">\n   <systemClocks/>\n"
+      "   <core name=\"OCL_REGION_0\" target=\"bitstream\" type=\"clc_region\" clockFreq=\"0MHz\" numComputeUnits=\"1\">\n" +
+      kernel +
+      " <instance name=\"flowsteer_1\">\n  <addrRemap base=\"0x1800000\" range=\"0x10000\" port=\"s_axi_control\"/>\n"
+      " </instance>\n</kernel>\n   </core>\n  </device>\n </platform>\n</project>\n";
+  ip_layout ipl{};
+  ipl.m_count = 1;
+  ipl.m_ip_data[0].m_type = IP_KERNEL;
+  ipl.m_ip_data[0].properties = control << IP_CONTROL_SHIFT;
+  ipl.m_ip_data[0].m_base_address = 0x1800000;
+  std::strncpy(reinterpret_cast<char*>(ipl.m_ip_data[0].m_name), "flowsteer:flowsteer_1",
+               sizeof ipl.m_ip_data[0].m_name - 1);
+  std::string out(sizeof(axlf) + sizeof(axlf_section_header), '\0');
+  const size_t off_meta = out.size();
+  out += meta;
+  while (out.size() % 8) out.push_back('\0');
+  const size_t off_ip = out.size();
+  out.append(reinterpret_cast<const char*>(&ipl), sizeof ipl);
+  axlf top{};
+  std::memcpy(top.m_magic, "xclbin2", 8);
+  std::memset(top.reserved, 0xFF, sizeof top.reserved);
+  top.m_header.m_length = out.size();
+  top.m_header.m_numSections = 2;
+  top.m_header.m_versionMajor = 2;
+  top.m_header.m_mode = XCLBIN_HW_EMU;
+  std::memcpy(&out[0], &top, sizeof top);
+  axlf_section_header sh[2]{};
+  sh[0].m_sectionKind = EMBEDDED_METADATA;
+  std::strcpy(sh[0].m_sectionName, "metadata");
+  sh[0].m_sectionOffset = off_meta;
+  sh[0].m_sectionSize = meta.size();
+  sh[1].m_sectionKind = IP_LAYOUT;
+  std::strcpy(sh[1].m_sectionName, "ip_layout");
+  sh[1].m_sectionOffset = off_ip;
+  sh[1].m_sectionSize = sizeof ipl;
+  std::memcpy(&out[offsetof(axlf, m_sections)], sh, sizeof sh);
+  std::string path = "/tmp/flowsteer_test_" + std::to_string(getpid()) + "_" + name;
+  std::ofstream(path, std::ios::binary).write(out.data(), std::streamsize(out.size()));
+  return path;
+}
+}  // namespace
 
 TEST(XrtBackend, XclbinWithoutTheEngineKernel) {
   std::string path = "/tmp/flowsteer_test_" + std::to_string(getpid()) + "_other.xclbin";
@@ -60,12 +134,53 @@ TEST(XrtBackend, XclbinWithoutTheEngineKernel) {
   EXPECT_EQ(message_of(path), "xclbin '" + path + "' has no kernel 'flowsteer'");
 }
 
+// hw/alveo/kernel.xml as XRT 2.13 reads it: one free-running CU whose register range is the
+// engine's 64 KiB window (XRT sizes it from the port of the kernel's arguments).
+TEST(XrtBackend, KernelXmlDescribesTheEngineWindow) {
+  std::string path = write_kernel_xclbin("kxml.xclbin");
+  ASSERT_FALSE(path.empty()) << "cannot read " << kernel_xml_path();
+  xrt::xclbin x(path);
+  xrt::xclbin::kernel k = x.get_kernel("flowsteer");
+  ASSERT_TRUE(bool(k));
+  ASSERT_EQ(k.get_cus().size(), 1u);
+  const xrt::xclbin::ip cu = k.get_cus().front();
+  EXPECT_EQ(cu.get_name(), "flowsteer:flowsteer_1");
+  EXPECT_EQ(cu.get_size(), 0x10000u);
+  EXPECT_EQ(cu.get_control_type(), xrt::xclbin::ip::control_type::none);
+  EXPECT_FALSE(bool(x.get_ip("flowsteer"))) << "xrt::ip needs the CU name, not the kernel name";
+}
+
 TEST(XrtBackend, GoodXclbinButNoCard) {
-  std::string path = "/tmp/flowsteer_test_" + std::to_string(getpid()) + "_fs.xclbin";
-  flowsteer::test::write_xclbin(path, "flowsteer");
+  std::string path = write_kernel_xclbin("fs.xclbin");
   unsetenv("XILINX_XRT");  // as on a machine with Debian's XRT and no card
   std::string msg = message_of(path);
   EXPECT_EQ(msg.rfind("no Alveo card 0", 0), 0u) << msg;
   EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+}
+
+// Without an argument on s_axi_control XRT gives the CU a 0-byte range and every xrt::ip
+// access would throw: refused before the card is touched.
+TEST(XrtBackend, KernelWithoutRegisterRangeIsAClearError) {
+  std::string path = "/tmp/flowsteer_test_" + std::to_string(getpid()) + "_norange.xclbin";
+  flowsteer::test::write_xclbin(path, "flowsteer");  // no <arg>: range 0
+  EXPECT_EQ(message_of(path), "kernel 'flowsteer' in xclbin '" + path +
+                                  "' has a 0x0-byte register range; the engine window needs 0x0..0xffff "
+                                  "(hw/alveo/kernel.xml: s_axi_control range 0x10000 and an argument on it)");
+}
+
+TEST(XrtBackend, SmallControlRangeIsAClearError) {
+  std::string path = write_kernel_xclbin("small.xclbin", AP_CTRL_NONE, "range=\"0x10000\"", "range=\"0x1000\"");
+  std::string msg = message_of(path);
+  EXPECT_NE(msg.find("has a 0x1000-byte register range"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+}
+
+TEST(XrtBackend, XrtManagedKernelIsAClearError) {
+  for (uint32_t ctl : {uint32_t(AP_CTRL_HS), uint32_t(AP_CTRL_CHAIN)}) {
+    std::string path = write_kernel_xclbin("hs.xclbin", ctl);
+    EXPECT_EQ(message_of(path), "kernel 'flowsteer' in xclbin '" + path +
+                                    "' is XRT-managed (ap_ctrl_hs/chain); the flowsteer kernel is free-running "
+                                    "(ap_ctrl_none, hw/alveo/kernel.xml)");
+  }
 }
 #endif

@@ -5,6 +5,10 @@
 
 #include "cli_common.h"
 
+namespace flowsteer::cli {
+int cmd_conform(int argc, char** argv);  // conform_cmd.cpp
+}
+
 namespace {
 
 struct Verb {
@@ -23,6 +27,8 @@ const Verb kVerbs[] = {
      "an Ethernet pcap through the engine, per-connection summary"},
     {"device", flowsteer::cli::cmd_device,
      "the aRFS runtime through the register-level driver (model or Alveo card)"},
+    {"conform", flowsteer::cli::cmd_conform,
+     "random traffic through the simulated engine, checked against the golden model"},
 };
 
 void print_usage(std::ostream& os) {

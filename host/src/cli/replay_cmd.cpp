@@ -4,6 +4,9 @@
 
 #include "cli_common.h"
 #include "flowsteer/sim/replay.h"
+#ifdef FLOWSTEER_HAVE_VERILATOR
+#include "replay_verilator.h"
+#endif
 
 namespace flowsteer::cli {
 
@@ -26,9 +29,13 @@ int cmd_replay(int argc, char** argv) {
   app.add_option("--seed", cfg.jhash_seed, "jhash-sym seed (default 0)");
   app.add_option("--variant", variant, "original | patched (default)")
       ->check(CLI::IsMember({"original", "patched"}));
+  std::string trace;
+  app.add_option("--trace", trace, "verilator backend: write an FST waveform");
   if (auto rc = parse(app, argc, argv)) return *rc;
+#ifndef FLOWSTEER_HAVE_VERILATOR
   if (backend == "verilator")
-    return usage_error("replay", "--backend verilator: the engine RTL top is not built yet (issue 4); use --backend model");
+    return usage_error("replay", "--backend verilator: this flowsteer was built without the Verilator engine");
+#endif
   cfg.params.cpus = cpus;
   cfg.params.queues = cpus;
   cfg.params.filter_bucket_bits = 12;
@@ -44,7 +51,25 @@ int cmd_replay(int argc, char** argv) {
   }
   sim::ReplayResult r;
   try {
-    r = sim::replay_pcap(pcap, cfg);
+    if (backend == "verilator") {
+#ifdef FLOWSTEER_HAVE_VERILATOR
+      // every record and register answer is checked against the model on the way
+      sim::VerilatorReplayOptions vo;
+      vo.trace_path = trace;
+      vo.rerun = "flowsteer replay";
+      for (int i = 1; i < argc; ++i) vo.rerun += std::string(" ") + argv[i];
+      if (trace.empty()) vo.rerun += " --trace replay.fst";
+      auto eng = sim::make_verilator_replay_engine(cfg, vo);
+      r = sim::replay_pcap(pcap, cfg, *eng);
+#endif
+    } else {
+      r = sim::replay_pcap(pcap, cfg);
+    }
+#ifdef FLOWSTEER_HAVE_VERILATOR
+  } catch (const sim::ReplayMismatch& e) {
+    std::cerr << "flowsteer replay: the simulated engine differs from the model\n" << e.what();
+    return kExitCheckFailed;
+#endif
   } catch (const std::exception& e) {
     return usage_error("replay", e.what());
   }

@@ -1,5 +1,6 @@
 #include "flowsteer/driver/engine_driver.h"
 
+#include <cerrno>
 #include <stdexcept>
 
 #include "flowsteer/flowsteer_regs.h"
@@ -10,11 +11,12 @@ namespace flowsteer::driver {
 namespace r = flowsteer::regs;
 
 namespace {
-unsigned log2_ceil(uint64_t v) {
+unsigned log2_ceil(uint64_t v) {  // v <= 2^63
   unsigned l = 0;
   while ((uint64_t(1) << l) < v) ++l;
   return l;
 }
+std::string num(uint64_t v) { return std::to_string(v); }
 }  // namespace
 
 EngineDriver::EngineDriver(device::RegisterBus& bus) : bus_(bus) {
@@ -30,6 +32,12 @@ EngineDriver::EngineDriver(device::RegisterBus& bus) : bus_(bus) {
            r::CAPS0::SLOT_LOG2.get(c0),     r::CAPS1::FLT_BUCKET_BITS.get(c1), r::CAPS1::FLT_WAYS.get(c1),
            r::CAPS1::FLT_ID_WIDTH.get(c1),  r::CAPS1::SOCK_LOG2.get(c1), r::CAPS1::EVT_LOG2.get(c1)};
   wait_idle(r::STATUS::INIT_BUSY.mask(), "initialisation");  // tables swept after reset
+  // What the engine holds now (another driver may have configured it).
+  nr_cpu_ids_ = r::NR_CPU_IDS::VALUE.get(bus_.read32(r::NR_CPU_IDS::kAddr));
+  num_rx_queues_ = r::NUM_RX_QUEUES::VALUE.get(bus_.read32(r::NUM_RX_QUEUES::kAddr));
+  rps_cpu_mask_ = bus_.read32(r::RPS_CPU_MASK::kAddr);
+  uint32_t sock = bus_.read32(r::SOCK_CFG::kAddr);
+  sock_size_ = r::SOCK_CFG::PRESENT.get(sock) ? uint64_t(1) << r::SOCK_CFG::LOG2.get(sock) : 0;
 }
 
 uint32_t EngineDriver::wait_done(uint32_t status_addr, uint32_t done_mask, const char* what) {
@@ -51,8 +59,41 @@ void EngineDriver::set_ctrl_bit(uint32_t mask, bool on) {
   bus_.write32(r::CTRL::kAddr, on ? v | mask : v & ~mask);
 }
 
+// store_rps_dev_flow_table_cnt (spec 1.1), count != 0.
+unsigned EngineDriver::check_flow_cnt(uint64_t count, const std::string& where) const {
+  if (count > (uint64_t(1) << 32))  // roundup - 1 would not fit the u32 mask
+    throw KnobError(-EINVAL, "rps_flow_cnt " + num(count) + where +
+                                 ": the table mask must fit 32 bits, at most 4294967296 (-EINVAL)");
+  unsigned log2 = log2_ceil(count);
+  if (log2 > caps_.slot_log2)
+    throw KnobError(-ENOMEM, "rps_flow_cnt " + num(count) + where + " rounds up to " +
+                                 num(uint64_t(1) << log2) + " slots: the engine holds at most " +
+                                 num(uint64_t(1) << caps_.slot_log2) + " per queue (-ENOMEM)");
+  return log2;
+}
+
+// rps_sock_flow_sysctl (spec 1.1), entries != 0.
+unsigned EngineDriver::check_sock_entries(uint64_t entries) const {
+  if (entries > kernel::kMaxSockFlowEntries)
+    throw KnobError(-EINVAL, "rps_sock_flow_entries " + num(entries) +
+                                 " is above the kernel's limit 536870912 (2^29) (-EINVAL)");
+  unsigned log2 = log2_ceil(entries);
+  if (log2 > caps_.sock_log2)
+    throw KnobError(-ENOMEM, "rps_sock_flow_entries " + num(entries) + " rounds up to " +
+                                 num(uint64_t(1) << log2) + ": the engine holds at most " +
+                                 num(uint64_t(1) << caps_.sock_log2) + " entries (-ENOMEM)");
+  return log2;
+}
+
+void EngineDriver::check_cpu(uint32_t cpu, const char* what) const {
+  if (cpu >= nr_cpu_ids_)
+    throw KnobError(-EINVAL, std::string(what) + " on CPU " + num(cpu) + ": nr_cpu_ids is " +
+                                 num(nr_cpu_ids_) + " (-EINVAL)");
+}
+
 void EngineDriver::configure(const EngineSetup& s) {
   const uint32_t max_cpus = 1u << caps_.cpu_log2, max_queues = 1u << caps_.queue_log2;
+  // Everything is checked before the first write.
   if (s.nr_cpu_ids == 0 || s.nr_cpu_ids > max_cpus)
     throw std::invalid_argument("nr_cpu_ids " + std::to_string(s.nr_cpu_ids) + " not in 1.." +
                                 std::to_string(max_cpus) + " (engine capacity)");
@@ -62,9 +103,17 @@ void EngineDriver::configure(const EngineSetup& s) {
   if (s.lut_log2 > caps_.lut_log2)
     throw std::invalid_argument("LUT of 2^" + std::to_string(s.lut_log2) + " entries is larger than the engine's");
   if (s.key.size() != 40 && s.key.size() != 52) throw std::invalid_argument("RSS key must be 40 or 52 bytes");
+  unsigned slot_log2 = s.rps_flow_cnt ? check_flow_cnt(s.rps_flow_cnt, "") : 0;
+  // sysctl rps_sock_flow_entries; 0 = nr_cpu_ids x the rounded rps_flow_cnt (spec 7.9).
+  uint64_t entries = s.rps_sock_flow_entries ? s.rps_sock_flow_entries
+                                             : s.rps_flow_cnt ? uint64_t(s.nr_cpu_ids) << slot_log2 : 0;
+  unsigned sock_log2 = entries ? check_sock_entries(entries) : 0;
+
   bus_.write32(r::CTRL::kAddr, 0);  // disabled while configuring
   bus_.write32(r::NR_CPU_IDS::kAddr, s.nr_cpu_ids);
   bus_.write32(r::NUM_RX_QUEUES::kAddr, s.num_rx_queues);
+  nr_cpu_ids_ = s.nr_cpu_ids;
+  num_rx_queues_ = s.num_rx_queues;
   for (uint32_t w = 0; w < (max_cpus + 31) / 32; ++w) {  // all CPUs online
     uint32_t bits = 0;
     for (uint32_t b = 0; b < 32; ++b)
@@ -84,39 +133,98 @@ void EngineDriver::configure(const EngineSetup& s) {
   for (uint32_t i = 0; i < (1u << s.lut_log2); ++i) bus_.write32(r::LUT::addr(i), i % s.num_rx_queues);
   bus_.write32(r::LUT_CFG::kAddr, r::LUT_CFG::LOG2.put(s.lut_log2));
   for (uint32_t q = 0; q < s.num_rx_queues; ++q)
-    if (!set_rps_flow_cnt(q, s.rps_flow_cnt))
-      throw std::invalid_argument("rps_flow_cnt " + std::to_string(s.rps_flow_cnt) +
-                                  " is larger than the engine's 2^" + std::to_string(caps_.slot_log2));
-  // sysctl rps_sock_flow_entries: rounds up, 0 removes, at most 2^29 (spec 1.1).
-  uint64_t entries = s.rps_sock_flow_entries ? s.rps_sock_flow_entries
-                                             : uint64_t(s.nr_cpu_ids) * kernel::roundup_pow_of_two(s.rps_flow_cnt);
-  if (entries > kernel::kMaxSockFlowEntries) throw std::invalid_argument("rps_sock_flow_entries above 2^29");
-  unsigned sock_log2 = log2_ceil(entries);
-  if (sock_log2 > caps_.sock_log2)
-    throw std::invalid_argument("rps_sock_flow_entries " + std::to_string(entries) +
-                                " is larger than the engine's 2^" + std::to_string(caps_.sock_log2));
+    bus_.write32(r::RPS_FLOW_CNT::addr(q), s.rps_flow_cnt ? r::RPS_FLOW_CNT::LOG2.put(slot_log2) |
+                                                                r::RPS_FLOW_CNT::PRESENT.put(1)
+                                                          : 0);
   rps_cpu_mask_ = uint32_t(kernel::roundup_pow_of_two(s.nr_cpu_ids) - 1);
   bus_.write32(r::RPS_CPU_MASK::kAddr, rps_cpu_mask_);
-  sock_present_ = entries != 0;
-  sock_mask_ = sock_present_ ? uint32_t((uint64_t(1) << sock_log2) - 1) : 0;
-  bus_.write32(r::SOCK_CFG::kAddr, r::SOCK_CFG::LOG2.put(sock_log2) | r::SOCK_CFG::PRESENT.put(sock_present_));
+  write_sock_cfg(entries ? uint64_t(1) << sock_log2 : 0, sock_log2);
   wait_idle(r::STATUS::SOCK_BUSY.mask() | r::STATUS::QRESET_BUSY.mask(), "table reset");
   uint32_t ctrl = r::CTRL::ENABLE.put(1) | r::CTRL::PATCHED.put(s.variant == kernel::Variant::kPatched) |
                   r::CTRL::NTUPLE.put(s.ntuple) | r::CTRL::RMAP.put(1) |
-                  r::CTRL::SLOT_MASK.put(s.slot_mode == kernel::SlotMode::kMask) | r::CTRL::RPS.put(1) |
-                  r::CTRL::FLT_LOOKUP.put(1);
+                  r::CTRL::SLOT_MASK.put(s.slot_mode == kernel::SlotMode::kMask) |
+                  r::CTRL::RPS.put(1) | r::CTRL::FLT_LOOKUP.put(1);
   bus_.write32(r::CTRL::kAddr, ctrl);
 }
 
-bool EngineDriver::set_rps_flow_cnt(uint32_t queue, uint64_t count) {
+// A SOCK_CFG write clears the table to RPS_NO_CPU (register map).
+void EngineDriver::write_sock_cfg(uint64_t size, unsigned log2) {
+  bus_.write32(r::SOCK_CFG::kAddr, size ? r::SOCK_CFG::LOG2.put(log2) | r::SOCK_CFG::PRESENT.put(1) : 0);
+  sock_size_ = size;
+  sock_shadow_.clear();
+  sock_shadow_valid_ = true;
+}
+
+uint64_t EngineDriver::set_rps_flow_cnt(uint32_t queue, uint64_t count) {
+  const std::string where = " of rx-" + num(queue);
+  if (queue >= num_rx_queues_)
+    throw KnobError(-ENOENT, "rx-" + num(queue) + " has no rps_flow_cnt: the device has " +
+                                 num(num_rx_queues_) + " RX queues (-ENOENT)");
   if (count == 0) {
     bus_.write32(r::RPS_FLOW_CNT::addr(queue), 0);
-    return true;
+    return 0;
   }
-  unsigned log2 = log2_ceil(count);
-  if (log2 > caps_.slot_log2) return false;
+  unsigned log2 = check_flow_cnt(count, where);
   bus_.write32(r::RPS_FLOW_CNT::addr(queue), r::RPS_FLOW_CNT::LOG2.put(log2) | r::RPS_FLOW_CNT::PRESENT.put(1));
+  wait_idle(r::STATUS::QRESET_BUSY.mask(), "queue table reset");
+  return uint64_t(1) << log2;
+}
+
+uint64_t EngineDriver::rps_flow_cnt(uint32_t queue) {
+  uint32_t v = bus_.read32(r::RPS_FLOW_CNT::addr(queue));
+  return r::RPS_FLOW_CNT::PRESENT.get(v) ? uint64_t(1) << r::RPS_FLOW_CNT::LOG2.get(v) : 0;
+}
+
+uint64_t EngineDriver::set_rps_sock_flow_entries(uint64_t entries) {
+  unsigned log2 = entries ? check_sock_entries(entries) : 0;
+  const uint64_t size = entries ? uint64_t(1) << log2 : 0;
+  rps_cpu_mask_ = uint32_t(kernel::roundup_pow_of_two(nr_cpu_ids_) - 1);
+  bus_.write32(r::RPS_CPU_MASK::kAddr, rps_cpu_mask_);
+  if (size != sock_size_ || size == 0) {  // the same size keeps the table and its entries
+    write_sock_cfg(size, log2);
+    wait_idle(r::STATUS::SOCK_BUSY.mask(), "sock table reset");
+  }
+  return size;
+}
+
+bool EngineDriver::rps_record_sock_flow(uint32_t hash, uint32_t cpu) {
+  check_cpu(cpu, "rps_record_sock_flow");
+  if (sock_size_ == 0 || hash == 0) return false;  // spec 1.1: nothing recorded
+  const uint32_t index = hash & uint32_t(sock_size_ - 1), val = (hash & ~rps_cpu_mask_) | cpu;
+  if (sock_shadow_valid_) {
+    auto it = sock_shadow_.find(index);
+    if ((it == sock_shadow_.end() ? uint32_t(kernel::RPS_NO_CPU) : it->second) == val) return false;
+  }
+  bus_.write32(r::SOCK_INDEX::kAddr, index);
+  bus_.write32(r::SOCK_VALUE::kAddr, val);
+  bus_.write32(r::SOCK_CMD::kAddr, r::SOCK_CMD::WRITE.put(1));
+  if (sock_shadow_valid_) sock_shadow_[index] = val;
   return true;
+}
+
+void EngineDriver::head_add(uint32_t cpu, uint32_t n) {
+  check_cpu(cpu, "input_queue_head add");
+  if (n == 0) return;
+  const uint32_t backlog = tail(cpu) - known_head(cpu);  // u32 sequence numbers (spec 5)
+  if (n > backlog)
+    throw KnobError(-EINVAL, "input_queue_head of CPU " + num(cpu) + " advanced by " + num(n) +
+                                 " would pass its tail (backlog " + num(backlog) + ") (-EINVAL)");
+  bus_.write32(r::HEAD_ADD::addr(cpu), n);
+  head_shadow_[cpu] = known_head(cpu) + n;
+}
+
+uint32_t EngineDriver::process_backlog(uint32_t cpu) {
+  check_cpu(cpu, "backlog processing");
+  const uint32_t t = tail(cpu), n = t - known_head(cpu);
+  if (n) bus_.write32(r::HEAD_ADD::addr(cpu), n);
+  head_shadow_[cpu] = t;
+  return n;
+}
+
+uint32_t EngineDriver::known_head(uint32_t cpu) {
+  if (head_shadow_.size() <= cpu) head_shadow_.resize(size_t(cpu) + 1);
+  if (!head_shadow_[cpu]) head_shadow_[cpu] = head(cpu);
+  return *head_shadow_[cpu];
 }
 
 void EngineDriver::set_ntuple(bool on) {
@@ -126,14 +234,6 @@ void EngineDriver::set_ntuple(bool on) {
   wait_done(r::FLT_STATUS::kAddr, r::FLT_STATUS::DONE.mask(), "filter clear");
 }
 
-void EngineDriver::rps_record_sock_flow(uint32_t hash, uint32_t cpu) {
-  if (!sock_present_ || hash == 0) return;  // spec 1.1: nothing recorded
-  bus_.write32(r::SOCK_INDEX::kAddr, hash & sock_mask_);
-  bus_.write32(r::SOCK_VALUE::kAddr, (hash & ~rps_cpu_mask_) | cpu);
-  bus_.write32(r::SOCK_CMD::kAddr, r::SOCK_CMD::WRITE.put(1));
-}
-
-void EngineDriver::head_add(uint32_t cpu, uint32_t n) { bus_.write32(r::HEAD_ADD::addr(cpu), n); }
 uint32_t EngineDriver::head(uint32_t cpu) { return bus_.read32(r::HEAD::addr(cpu)); }
 uint32_t EngineDriver::tail(uint32_t cpu) { return bus_.read32(r::TAIL::addr(cpu)); }
 
@@ -141,6 +241,35 @@ uint64_t EngineDriver::counter(uint32_t index) {
   uint64_t lo = bus_.read32(r::CNT_LO::addr(index));  // latches the high word
   return uint64_t(bus_.read32(r::CNT_HI::addr(index))) << 32 | lo;
 }
+
+void EngineDriver::clear_filters() {
+  bus_.write32(r::FLT_CMD::kAddr, r::FLT_CMD::OP.put(uint32_t(r::FilterOp::kClear)));
+  wait_done(r::FLT_STATUS::kAddr, r::FLT_STATUS::DONE.mask(), "filter clear");
+  while (pop_event()) {
+  }
+}
+
+std::optional<engine::FilterHit> EngineDriver::filter_lookup(const FlowTuple& t) {
+  const uint32_t words = t.family == 6 ? 4 : 1;
+  for (uint32_t w = 0; w < 4; ++w) {
+    uint32_t sv = 0, dv = 0;
+    for (uint32_t b = 0; b < 4 && w < words; ++b) {
+      sv |= uint32_t(t.src[w * 4 + b]) << (24 - 8 * b);
+      dv |= uint32_t(t.dst[w * 4 + b]) << (24 - 8 * b);
+    }
+    bus_.write32(r::FLT_SRC::addr(w), sv);
+    bus_.write32(r::FLT_DST::addr(w), dv);
+  }
+  bus_.write32(r::FLT_PORTS::kAddr, r::FLT_PORTS::SPORT.put(t.sport) | r::FLT_PORTS::DPORT.put(t.dport));
+  bus_.write32(r::FLT_META::kAddr, r::FLT_META::PROTO.put(t.proto) | r::FLT_META::IPV6.put(t.family == 6));
+  bus_.write32(r::FLT_CMD::kAddr, r::FLT_CMD::OP.put(uint32_t(r::FilterOp::kLookup)));
+  uint32_t st = wait_done(r::FLT_STATUS::kAddr, r::FLT_STATUS::DONE.mask(), "filter lookup");
+  if (r::FLT_STATUS::ERR.get(st) != uint32_t(r::FilterErr::kOk)) return std::nullopt;
+  uint32_t res = bus_.read32(r::FLT_RESULT::kAddr);
+  return engine::FilterHit{r::FLT_RESULT::ID.get(res), uint16_t(r::FLT_RESULT::QUEUE.get(res))};
+}
+
+uint32_t EngineDriver::filter_count() { return bus_.read32(r::FLT_COUNT::kAddr); }
 
 uint64_t EngineDriver::steer_calls() { return counter(uint32_t(r::Counter::kSteerCalls)); }
 

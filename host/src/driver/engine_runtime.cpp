@@ -76,4 +76,11 @@ const RuntimeEntry* ArfsRuntime::find(uint32_t id) const {
   return nullptr;
 }
 
+std::vector<RuntimeEntry> ArfsRuntime::entries() const {
+  std::vector<RuntimeEntry> out;
+  out.reserve(by_id_.size());
+  for (const auto& b : buckets_) out.insert(out.end(), b.begin(), b.end());
+  return out;
+}
+
 }  // namespace flowsteer::driver

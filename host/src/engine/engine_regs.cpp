@@ -103,7 +103,9 @@ uint64_t EngineRegisterFile::counter(uint32_t i) const {
     case C::kFltDeletes: return c.flt_deletes;
     case C::kEvents: return c.events;
     case C::kEvtRefusals: return c.event_fifo_refusals;
-    case C::kHazardStalls: return 0;  // a property of the RTL's pipeline, not of the contract
+    case C::kHazardStalls:  // properties of the RTL's pipeline, not of the contract
+    case C::kRfsFwd:
+    case C::kRfsHzdStall: return 0;
     default: break;
   }
   uint32_t k = i - uint32_t(C::kParseClass0);

@@ -1,42 +1,52 @@
 #include "flowsteer/sim/device_run.h"
 
+#include <pcap/pcap.h>
+
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <limits>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <random>
+#include <stdexcept>
 #include <thread>
+#include <unordered_map>
 
 #include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/nic/frame.h"
+#include "flowsteer/nic/parser.h"
+#include "flowsteer/sim/replay.h"
 
 namespace flowsteer::sim {
 
 namespace r = flowsteer::regs;
 
-DeviceReport run_device(device::RegisterBus& bus, const driver::EngineSetup& setup,
-                        const DeviceWorkload& w, const FrameSink& frames) {
-  driver::EngineDriver drv(bus);
-  drv.configure(setup);
-  driver::ArfsRuntime rt(drv);
-  bool sched = false;
-  rt.set_schedule_hook([&] { sched = true; });
-  DeviceReport rep;
-  rep.backend = bus.describe();
-  rep.queue_packets.assign(setup.num_rx_queues, 0);
-  rep.cpu_packets.assign(setup.nr_cpu_ids, 0);
-  const uint64_t end_ms = uint64_t(w.duration_s * 1000.0);
+namespace {
 
-  if (frames) {
-    // Synthetic flows: each app reads on one CPU; frames of the flow's tuple every gap.
+// The frames of a workload, millisecond by millisecond, each with the CPU its app reads on.
+class Traffic {
+ public:
+  virtual ~Traffic() = default;
+  // Appends the frames due at `now` (indices into frame()/app_cpu()).
+  virtual void due(uint64_t now, std::vector<uint32_t>& out) = 0;
+  // The next millisecond > now with frames, or UINT64_MAX.
+  virtual uint64_t next_after(uint64_t now) const = 0;
+  virtual uint64_t end_ms() const = 0;
+  virtual const std::vector<uint8_t>& frame(uint32_t i) const = 0;
+  virtual uint32_t app_cpu(uint32_t i) const = 0;
+};
+
+// Synthetic flows: each app reads on one CPU; a frame of the flow's tuple every period.
+class SyntheticTraffic : public Traffic {
+ public:
+  SyntheticTraffic(const DeviceWorkload& w, uint32_t cpus)
+      : end_(uint64_t(w.duration_s * 1000.0)),
+        traffic_end_(w.traffic_s > 0 ? std::min(end_, uint64_t(w.traffic_s * 1000.0)) : end_),
+        wheel_(2 * size_t(w.pkt_interval_ms) + 2) {
     std::mt19937_64 rng(w.seed);
-    struct Flow {
-      std::vector<uint8_t> frame;
-      uint32_t hash;
-      uint16_t app_cpu;
-      uint16_t period;
-    };
-    std::vector<Flow> flows(w.flows);
-    std::vector<std::vector<uint32_t>> wheel(2 * w.pkt_interval_ms + 2);
+    flows_.resize(w.flows);
     for (uint32_t i = 0; i < w.flows; ++i) {
       uint32_t a = uint32_t(rng()), b = uint32_t(rng());
       FlowTuple t;
@@ -46,80 +56,285 @@ DeviceReport run_device(device::RegisterBus& bus, const driver::EngineSetup& set
       t.dst = {10, 2, uint8_t(b >> 8), uint8_t(b)};
       t.sport = uint16_t(1024 + (a >> 16) % 64000);
       t.dport = uint16_t(1024 + (b >> 16) % 64000);
-      flows[i].frame = nic::build_frame(t);
-      flows[i].app_cpu = uint16_t(rng() % setup.nr_cpu_ids);
-      flows[i].period = uint16_t(std::max<uint32_t>(1, w.pkt_interval_ms / 2 + rng() % (w.pkt_interval_ms + 1)));
-      flows[i].hash = 0;  // learnt from the first record, like sk_rxhash
-      wheel[rng() % flows[i].period].push_back(i);
-    }
-    uint64_t sched_due = 0;
-    for (uint64_t now = 0; now < end_ms; ++now) {
-      auto& bucket = wheel[now % wheel.size()];
-      for (uint32_t fi : bucket) {
-        Flow& f = flows[fi];
-        engine::OutputRecord rec;
-        if (frames(f.frame.data(), f.frame.size(), &rec)) {
-          if (rec.queue < rep.queue_packets.size()) ++rep.queue_packets[rec.queue];
-          // recvmsg on the app's CPU records the skb hash the engine delivered (spec 1.1).
-          if (rec.hash != f.hash) {
-            f.hash = rec.hash;
-            drv.rps_record_sock_flow(f.hash, f.app_cpu);
-          }
-        }
-        wheel[(now + f.period) % wheel.size()].push_back(fi);
-      }
-      bucket.clear();
-      rt.take_events(now);
-      for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c) {  // backlogs drained each ms
-        uint32_t backlog = drv.tail(c) - drv.head(c);
-        if (backlog) drv.head_add(c, backlog);
-      }
-      if (sched && sched_due == 0) sched_due = now + 2;
-      if ((now > 0 && now % w.service_period_ms == 0) || (sched_due && now >= sched_due)) {
-        rt.sync(now);
-        ++rep.syncs;
-        sched = false;
-        sched_due = 0;
-      }
-    }
-  } else {
-    // A card: the runtime keeps the filters of live traffic for duration_s of wall time.
-    auto t0 = std::chrono::steady_clock::now();
-    for (uint64_t now = 0; now < end_ms; now += w.service_period_ms) {
-      std::this_thread::sleep_until(t0 + std::chrono::milliseconds(now));
-      rt.sync(now);
-      ++rep.syncs;
+      Flow& f = flows_[i];
+      f.app_cpu = uint16_t(rng() % cpus);
+      f.period = uint16_t(std::max<uint32_t>(1, w.pkt_interval_ms / 2 + rng() % (w.pkt_interval_ms + 1)));
+      wheel_[rng() % f.period].push_back(i);
+      if (w.udp_percent && rng() % 100 < w.udp_percent) t.proto = kIpProtoUdp;
+      f.frame = nic::build_frame(t);
     }
   }
+  void due(uint64_t now, std::vector<uint32_t>& out) override {
+    if (now >= traffic_end_) return;
+    auto& bucket = wheel_[now % wheel_.size()];
+    for (uint32_t fi : bucket) {
+      out.push_back(fi);
+      wheel_[(now + flows_[fi].period) % wheel_.size()].push_back(fi);
+    }
+    bucket.clear();
+  }
+  uint64_t next_after(uint64_t now) const override { return now + 1 < traffic_end_ ? now + 1 : UINT64_MAX; }
+  uint64_t end_ms() const override { return end_; }
+  const std::vector<uint8_t>& frame(uint32_t i) const override { return flows_[i].frame; }
+  uint32_t app_cpu(uint32_t i) const override { return flows_[i].app_cpu; }
+
+ private:
+  struct Flow {
+    std::vector<uint8_t> frame;
+    uint16_t app_cpu = 0;
+    uint16_t period = 1;
+  };
+  uint64_t end_, traffic_end_;
+  std::vector<Flow> flows_;
+  std::vector<std::vector<uint32_t>> wheel_;
+};
+
+// An Ethernet capture: capture time relative to the first frame; the app of a connection
+// (both directions) reads on CPU (connection index % nr_cpu_ids), as `flowsteer replay`.
+class PcapTraffic : public Traffic {
+ public:
+  PcapTraffic(const std::string& path, uint32_t cpus) {
+    char err[PCAP_ERRBUF_SIZE] = {0};
+    pcap_t* pc = pcap_open_offline(path.c_str(), err);
+    if (!pc) throw std::runtime_error("cannot read pcap '" + path + "': " + err);
+    struct Closer {
+      pcap_t* p;
+      ~Closer() { pcap_close(p); }
+    } closer{pc};
+    if (pcap_datalink(pc) != DLT_EN10MB)
+      throw std::runtime_error("'" + path + "' is not an Ethernet capture (link type " +
+                               std::to_string(pcap_datalink(pc)) + ")");
+    std::unordered_map<FlowTuple, uint32_t, FlowTupleHash> conns;
+    struct pcap_pkthdr* hdr = nullptr;
+    const u_char* data = nullptr;
+    int rc;
+    uint64_t first = 0;
+    while ((rc = pcap_next_ex(pc, &hdr, &data)) == 1) {
+      uint64_t ms = uint64_t(hdr->ts.tv_sec) * 1000 + uint64_t(hdr->ts.tv_usec) / 1000;
+      if (frames_.empty()) first = ms;
+      ms = ms >= first ? ms - first : 0;           // out-of-order stamps join the first ms
+      if (!ms_.empty()) ms = std::max(ms, ms_.back());
+      nic::ParsedFrame p = nic::parse_frame(data, hdr->caplen);
+      uint32_t cpu = 0;
+      if (p.is_ip()) cpu = conns.emplace(connection_key(p.tuple), uint32_t(conns.size())).first->second % cpus;
+      frames_.emplace_back(data, data + hdr->caplen);
+      ms_.push_back(ms);
+      cpu_.push_back(cpu);
+    }
+    if (rc == PCAP_ERROR) throw std::runtime_error("error reading '" + path + "': " + pcap_geterr(pc));
+  }
+  void due(uint64_t now, std::vector<uint32_t>& out) override {
+    while (pos_ < ms_.size() && ms_[pos_] <= now) out.push_back(uint32_t(pos_++));
+  }
+  uint64_t next_after(uint64_t now) const override {
+    auto it = std::upper_bound(ms_.begin() + long(pos_), ms_.end(), now);
+    return it == ms_.end() ? UINT64_MAX : *it;
+  }
+  uint64_t end_ms() const override { return ms_.empty() ? 0 : ms_.back() + 1; }
+  const std::vector<uint8_t>& frame(uint32_t i) const override { return frames_[i]; }
+  uint32_t app_cpu(uint32_t i) const override { return cpu_[i]; }
+
+ private:
+  std::vector<std::vector<uint8_t>> frames_;
+  std::vector<uint64_t> ms_;
+  std::vector<uint32_t> cpu_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& setup, const DeviceWorkload& w) {
+  const auto t0 = std::chrono::steady_clock::now();
+  device::RegisterBus& bus = port.bus();
+  device::FramePort* fp = port.frames();
+  std::unique_ptr<Traffic> traffic;  // read before touching the engine: a bad file changes nothing
+  if (fp) {
+    if (!w.pcap.empty()) traffic = std::make_unique<PcapTraffic>(w.pcap, setup.nr_cpu_ids);
+    else traffic = std::make_unique<SyntheticTraffic>(w, setup.nr_cpu_ids);
+  }
+  if (w.service_period_ms == 0) throw std::invalid_argument("service period must be at least 1 ms");
+  driver::EngineDriver drv(bus);
+  drv.configure(setup);
+  drv.clear_filters();                                           // the runtime's list starts empty
+  bus.write32(r::CNT_CLEAR::kAddr, r::CNT_CLEAR::ALL.put(1));  // counters of this run
+  driver::ArfsRuntime rt(drv);
+  bool sched = false;
+  rt.set_schedule_hook([&] { sched = true; });
+  DeviceReport rep;
+  rep.backend = bus.describe();
+  rep.kind = port.kind();
+  rep.queue_packets.assign(setup.num_rx_queues, 0);
+  rep.cpu_packets.assign(setup.nr_cpu_ids, 0);
+  std::vector<uint32_t> tail0(setup.nr_cpu_ids);
+  for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c) tail0[c] = drv.tail(c);
+
+  uint64_t sched_due = 0;
+  // After the work of `now`: the service task runs every period and 2 ms after a new entry.
+  auto service = [&](uint64_t now) {
+    if (sched && sched_due == 0) sched_due = now + 2;
+    if ((now > 0 && now % w.service_period_ms == 0) || (sched_due && now >= sched_due)) {
+      rt.sync(now);
+      ++rep.syncs;
+      sched = false;
+      sched_due = 0;
+    }
+  };
+  auto next_service = [&](uint64_t now) {
+    uint64_t t = (now / w.service_period_ms + 1) * w.service_period_ms;
+    if (sched && sched_due == 0) return std::min(t, now + 2);
+    return sched_due ? std::min(t, std::max(sched_due, now + 1)) : t;
+  };
+
+  if (fp) {
+    std::vector<uint32_t> batch;
+    std::vector<engine::OutputRecord> recs;
+    std::vector<bool> enqueued(setup.nr_cpu_ids, false);  // records name the CPUs whose tail moved
+    const uint64_t end_ms = traffic->end_ms();
+    for (uint64_t now = 0; now < end_ms;) {
+      batch.clear();
+      traffic->due(now, batch);
+      if (!batch.empty()) {
+        recs.clear();
+        for (size_t i = 0; i < batch.size(); ++i) {
+          fp->send(traffic->frame(batch[i]));
+          if (w.max_batch && (i + 1) % w.max_batch == 0) fp->drain(recs);
+        }
+        fp->drain(recs);
+        if (recs.size() != batch.size())
+          throw device::DeviceError(rep.backend + ": " + std::to_string(recs.size()) + " records for " +
+                                    std::to_string(batch.size()) + " frames");
+        rep.frames += batch.size();
+        for (size_t i = 0; i < batch.size(); ++i) {
+          const engine::OutputRecord& rec = recs[i];
+          if (rec.queue < rep.queue_packets.size()) ++rep.queue_packets[rec.queue];
+          if (rec.cpu >= 0 && uint32_t(rec.cpu) < setup.nr_cpu_ids) enqueued[uint32_t(rec.cpu)] = true;
+          // recvmsg on the app's CPU records the skb hash the engine delivered (spec 1.1).
+          if (rec.hash_valid) rep.sock_writes += drv.rps_record_sock_flow(rec.hash, traffic->app_cpu(batch[i]));
+        }
+      }
+      rt.take_events(now);
+      for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c)  // the backlogs that grew are processed
+        if (enqueued[c]) {
+          drv.process_backlog(c);
+          enqueued[c] = false;
+        }
+      service(now);
+      now = std::min(traffic->next_after(now), next_service(now));
+    }
+  } else {
+    // A card: the runtime keeps the filters of live traffic for duration_s of wall time;
+    // the backlogs are processed every millisecond.
+    const uint64_t end_ms = uint64_t(w.duration_s * 1000.0);
+    auto start = std::chrono::steady_clock::now();
+    for (uint64_t now = 0; now < end_ms; ++now) {
+      std::this_thread::sleep_until(start + std::chrono::milliseconds(now));
+      rt.take_events(now);
+      for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c) drv.process_backlog(c);
+      service(now);
+    }
+  }
+  rt.take_events(traffic ? traffic->end_ms() : uint64_t(w.duration_s * 1000.0));
   for (uint32_t i = 0; i < r::CNT_LO::kCount; ++i) rep.counters.push_back(drv.counter(i));
-  for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c) rep.cpu_packets[c] = drv.tail(c);
+  for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c) rep.cpu_packets[c] = uint32_t(drv.tail(c) - tail0[c]);
   rep.runtime = rt.counters();
   rep.runtime_entries = rt.num_entries();
+  rep.delete_errors = rt.delete_errors();
+  rep.filter_count = drv.filter_count();
+  for (const auto& e : rt.entries()) {
+    FilterRow row;
+    row.tuple = e.tuple;
+    row.id = e.id;
+    row.queue = e.queue;
+    if (auto h = drv.filter_lookup(e.tuple)) {
+      row.found = true;
+      row.engine_id = h->id;
+      row.engine_queue = h->queue;
+    }
+    rep.filters.push_back(row);
+  }
+  if (auto* pb = dynamic_cast<device::PortBus*>(&bus)) rep.register_accesses = pb->accesses();
+  rep.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return rep;
 }
 
+DeviceReport run_device(device::RegisterBus& bus, const driver::EngineSetup& setup, const DeviceWorkload& w,
+                        const FrameSink& frames) {
+  auto port = device::open_callback_port(bus, frames, frames ? "callback" : "registers");
+  return run_device(*port, setup, w);
+}
+
+std::string counter_name(uint32_t i) {
+  static const char* const names[] = {"PKTS",          "PKTS_HASHED",   "FLT_HITS",       "RFS_CPU",
+                                      "STEER_CALLS",   "STEER_ADDS",    "STEER_RETARGETS", "GATE_SKIPS",
+                                      "DRIVER_ERRORS", "FLT_DELETES",   "EVENTS",         "EVT_REFUSALS",
+                                      "HAZARD_STALLS", "RFS_FWD",       "RFS_HZD_STALL"};
+  if (i < sizeof names / sizeof names[0]) return names[i];
+  const uint32_t k = i - uint32_t(r::Counter::kParseClass0);
+  if (i >= uint32_t(r::Counter::kParseClass0) && k < uint32_t(nic::kParseClassCount)) {
+    std::string n = std::string("PARSE_") + nic::parse_class_name(nic::ParseClass(k));
+    for (auto& ch : n) ch = ch == '-' ? '_' : char(std::toupper(static_cast<unsigned char>(ch)));
+    return n;
+  }
+  return "CNT" + std::to_string(i);
+}
+
 void print_device_report(std::ostream& os, const DeviceReport& r) {
-  char line[160];
-  os << "backend: " << r.backend << "\n";
-  const char* names[] = {"frames", "hashed", "filter hits", "RFS CPU", "Steer-C", "Add (engine)",
-                         "re-targets", "gate skips", "driver errors", "host deletes", "events",
-                         "event-FIFO refusals"};
-  for (size_t i = 0; i < 12 && i < r.counters.size(); ++i) {
-    std::snprintf(line, sizeof line, "  %-22s %12llu\n", names[i], (unsigned long long)r.counters[i]);
+  char line[200];
+  os << "backend: " << r.backend << " (" << r.kind << ")\n";
+  os << "engine counters (CNT_*):\n";
+  for (size_t i = 0; i < r.counters.size(); ++i) {
+    const std::string name = counter_name(uint32_t(i));
+    if (name.rfind("CNT", 0) == 0 && r.counters[i] == 0) continue;  // unassigned index
+    std::snprintf(line, sizeof line, "  %2zu %-22s %14llu\n", i, name.c_str(),
+                  (unsigned long long)r.counters[i]);
     os << line;
   }
-  std::snprintf(line, sizeof line, "runtime: %llu syncs, Add %llu, Del %llu, %zu filters listed\n",
-                (unsigned long long)r.syncs, (unsigned long long)r.runtime.add,
-                (unsigned long long)r.runtime.del, r.runtime_entries);
+  std::snprintf(line, sizeof line,
+                "runtime: Steer-C %llu, Steer-L %llu, Add %llu, Del %llu; %llu syncs, %zu filters listed, "
+                "FLT_COUNT %u, %llu delete errors\n",
+                (unsigned long long)r.runtime.steer_c, (unsigned long long)r.runtime.steer_l,
+                (unsigned long long)r.runtime.add, (unsigned long long)r.runtime.del, (unsigned long long)r.syncs,
+                r.runtime_entries, r.filter_count, (unsigned long long)r.delete_errors);
   os << line;
-  if (!r.queue_packets.empty()) {
-    os << "per queue (frames arrived) / per CPU (frames enqueued):\n";
-    for (size_t q = 0; q < r.queue_packets.size(); ++q) {
-      std::snprintf(line, sizeof line, "  %4zu %12llu %12llu\n", q, (unsigned long long)r.queue_packets[q],
-                    q < r.cpu_packets.size() ? (unsigned long long)r.cpu_packets[q] : 0ull);
-      os << line;
-    }
+  os << "per queue (frames arrived):\n";
+  for (size_t q = 0; q < r.queue_packets.size(); ++q) {
+    std::snprintf(line, sizeof line, "  rx-%-4zu %12llu\n", q, (unsigned long long)r.queue_packets[q]);
+    os << line;
   }
+  os << "per CPU (frames enqueued on its backlog):\n";
+  for (size_t c = 0; c < r.cpu_packets.size(); ++c) {
+    std::snprintf(line, sizeof line, "  cpu%-4zu %12llu\n", c, (unsigned long long)r.cpu_packets[c]);
+    os << line;
+  }
+  std::snprintf(line, sizeof line, "%llu frames, %llu sock-table stores, %llu register accesses, %.2f s wall\n",
+                (unsigned long long)r.frames, (unsigned long long)r.sock_writes,
+                (unsigned long long)r.register_accesses, r.wall_s);
+  os << line;
+}
+
+void write_device_json(std::ostream& os, const DeviceReport& r) {
+  nlohmann::ordered_json j;
+  j["backend"] = r.backend;
+  j["kind"] = r.kind;
+  nlohmann::ordered_json cnt;
+  for (size_t i = 0; i < r.counters.size(); ++i) cnt[counter_name(uint32_t(i))] = r.counters[i];
+  j["counters"] = cnt;
+  j["runtime"] = {{"steer_c", r.runtime.steer_c}, {"steer_l", r.runtime.steer_l}, {"add", r.runtime.add},
+                  {"del", r.runtime.del},         {"syncs", r.syncs},              {"entries", r.runtime_entries},
+                  {"delete_errors", r.delete_errors}};
+  j["queue_packets"] = r.queue_packets;
+  j["cpu_packets"] = r.cpu_packets;
+  j["frames"] = r.frames;
+  j["sock_writes"] = r.sock_writes;
+  j["register_accesses"] = r.register_accesses;
+  j["filter_count"] = r.filter_count;
+  nlohmann::ordered_json flt = nlohmann::ordered_json::array();
+  for (const auto& f : r.filters)
+    flt.push_back({{"tuple", to_string(f.tuple)}, {"id", f.id}, {"queue", f.queue}, {"found", f.found},
+                   {"engine_id", f.engine_id}, {"engine_queue", f.engine_queue}});
+  j["filters"] = flt;
+  j["wall_s"] = r.wall_s;
+  os << j.dump(2) << "\n";
 }
 
 }  // namespace flowsteer::sim

@@ -19,7 +19,51 @@ FlowTuple connection_key(const FlowTuple& t) {
   return swap ? t.reversed() : t;
 }
 
+namespace {
+
+// The golden model with the host runtime on top of it.
+class ModelReplayEngine : public ReplayEngine {
+ public:
+  explicit ModelReplayEngine(const ReplayConfig& cfg) : cfg_(cfg), eng_(cfg.params), ctl_(eng_), rt_(ctl_) {
+    eng_.set_hash_mode(cfg.hash_mode);
+    eng_.set_jhash_seed(cfg.jhash_seed);
+    for (uint32_t q = 0; q < cfg.params.queues; ++q)
+      if (eng_.set_rps_flow_cnt(q, cfg.rps_flow_cnt) != 0) throw std::invalid_argument("bad --rps-flow-cnt");
+    uint64_t sock = cfg.sock_flow_entries ? cfg.sock_flow_entries : uint64_t(cfg.params.cpus) * cfg.rps_flow_cnt;
+    if (eng_.set_rps_sock_flow_entries(sock) != 0) throw std::invalid_argument("bad sock flow entries");
+  }
+  engine::OutputRecord packet(const uint8_t* frame, size_t len) override {
+    nic::ParsedFrame p = nic::parse_frame(frame, len);
+    return eng_.steer(p, eng_.rss().hash(p));
+  }
+  void backlogs_processed() override {
+    for (uint32_t c = 0; c < cfg_.params.cpus; ++c) eng_.head_add(c, eng_.kernel().tail(c) - eng_.kernel().head(c));
+  }
+  void service(uint64_t now_ms) override { rt_.sync(now_ms); }
+  void take_events(uint64_t now_ms) override { rt_.take_events(now_ms); }
+  void sock_record(uint32_t hash, uint32_t cpu) override { eng_.sock_record(hash, cpu); }
+  void finish(ReplayResult& r) override {
+    r.counters = eng_.counters();
+    r.runtime_adds = rt_.counters().add;
+    r.runtime_dels = rt_.counters().del;
+    r.filters_end = eng_.filters().size();
+  }
+
+ private:
+  ReplayConfig cfg_;
+  engine::EngineModel eng_;
+  driver::ModelEngineControl ctl_;
+  driver::ArfsRuntime rt_;
+};
+
+}  // namespace
+
 ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg) {
+  ModelReplayEngine eng(cfg);
+  return replay_pcap(path, cfg, eng);
+}
+
+ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg, ReplayEngine& eng) {
   char err[PCAP_ERRBUF_SIZE] = {0};
   pcap_t* pc = pcap_open_offline(path.c_str(), err);
   if (!pc) throw std::runtime_error("cannot read pcap '" + path + "': " + err);
@@ -30,16 +74,6 @@ ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg) {
   if (pcap_datalink(pc) != DLT_EN10MB)
     throw std::runtime_error("'" + path + "' is not an Ethernet capture (link type " +
                              std::to_string(pcap_datalink(pc)) + ")");
-
-  engine::EngineModel eng(cfg.params);
-  eng.set_hash_mode(cfg.hash_mode);
-  eng.set_jhash_seed(cfg.jhash_seed);
-  for (uint32_t q = 0; q < cfg.params.queues; ++q)
-    if (eng.set_rps_flow_cnt(q, cfg.rps_flow_cnt) != 0) throw std::invalid_argument("bad --rps-flow-cnt");
-  uint64_t sock = cfg.sock_flow_entries ? cfg.sock_flow_entries : uint64_t(cfg.params.cpus) * cfg.rps_flow_cnt;
-  if (eng.set_rps_sock_flow_entries(sock) != 0) throw std::invalid_argument("bad sock flow entries");
-  driver::ModelEngineControl ctl(eng);
-  driver::ArfsRuntime rt(ctl);
 
   ReplayResult res;
   res.by_class.assign(nic::kParseClassCount, 0);
@@ -53,19 +87,18 @@ ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg) {
     uint64_t ms = uint64_t(hdr->ts.tv_sec) * 1000 + uint64_t(hdr->ts.tv_usec) / 1000;
     if (first) last_ms = last_sync = ms, first = false;
     if (ms != last_ms) {  // the backlogs were processed meanwhile: heads catch up
-      for (uint32_t c = 0; c < cfg.params.cpus; ++c)
-        eng.head_add(c, eng.kernel().tail(c) - eng.kernel().head(c));
+      eng.backlogs_processed();
       last_ms = ms;
     }
     if (ms - last_sync >= cfg.service_period_ms) {
-      rt.sync(ms);
+      eng.service(ms);
       last_sync = ms;
     }
     ++res.frames;
     if (hdr->caplen < hdr->len) ++res.truncated_by_snaplen;
     nic::ParsedFrame p = nic::parse_frame(data, hdr->caplen);
-    engine::OutputRecord r = eng.steer(p, eng.rss().hash(p));
-    rt.take_events(ms);
+    engine::OutputRecord r = eng.packet(data, hdr->caplen);
+    eng.take_events(ms);
     ++res.by_class[size_t(r.cls)];
     if (!p.is_ip()) continue;
     FlowTuple key = connection_key(p.tuple);
@@ -90,10 +123,7 @@ ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg) {
   }
   if (rc == PCAP_ERROR)
     throw std::runtime_error("error reading '" + path + "': " + pcap_geterr(pc));
-  res.counters = eng.counters();
-  res.runtime_adds = rt.counters().add;
-  res.runtime_dels = rt.counters().del;
-  res.filters_end = eng.filters().size();
+  eng.finish(res);
   return res;
 }
 

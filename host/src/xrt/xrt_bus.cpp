@@ -1,10 +1,14 @@
 // The XRT backend: the engine's AXI4-Lite window through the XRT native API (xrt::ip).
+// The flowsteer kernel (hw/alveo) is ap_ctrl_none: XRT reserves nothing in its s_axi_control
+// space, and the engine's 64 KiB register window starts at kEngineWindowOffset there
+// (hw/alveo/README.md). Register offsets given to this bus are relative to that window.
 #include <xrt/xclbin.h>
 #include <xrt/xrt_device.h>
 #include <experimental/xrt_ip.h>
 #include <experimental/xrt_xclbin.h>
 
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -15,18 +19,50 @@
 namespace flowsteer::device {
 namespace {
 
+// The engine's register window inside the kernel's s_axi_control space: offset 0x0000, 64 KiB
+// (hw/alveo/flowsteer_kernel.sv ENGINE_BASE; XRT maps at most 64 KiB of a compute unit).
+constexpr uint32_t kEngineWindowOffset = 0x0000;
+constexpr uint32_t kEngineWindowSize = 0x10000;
+
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+// XRT messages may span lines; a DeviceError is one line for the user
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
 class XrtBus : public RegisterBus {
  public:
   XrtBus(xrt::device dev, xrt::uuid uuid, xrt::ip ip, std::string what)
       : dev_(std::move(dev)), uuid_(std::move(uuid)), ip_(std::move(ip)), what_(std::move(what)) {}
-  // XRT reports bus errors as exceptions; byte strobes are not exposed (whole words only).
+  // Offsets outside the window or not word-aligned answer SLVERR without touching the card
+  // (the register map decodes only aligned words). XRT does not report the AXI response of an
+  // access, so anything inside the window reads as OKAY; XRT exceptions become DeviceError.
+  // Byte strobes are not exposed by xrt::ip (whole words only).
   AxiResp read(uint32_t offset, uint32_t& value) override {
-    value = ip_.read_register(offset);
+    value = 0;
+    if (!in_window(offset)) return AxiResp::kSlvErr;
+    try {
+      value = ip_.read_register(kEngineWindowOffset + offset);
+    } catch (const std::exception& e) {
+      throw DeviceError("xrt backend: register read at " + hex(offset) + " failed: " + one_line(e.what()));
+    }
     return AxiResp::kOkay;
   }
   AxiResp write(uint32_t offset, uint32_t value, uint8_t strb) override {
     if (strb != 0xF) throw DeviceError("xrt backend: partial-word register writes are not supported");
-    ip_.write_register(offset, value);
+    if (!in_window(offset)) return AxiResp::kSlvErr;
+    try {
+      ip_.write_register(kEngineWindowOffset + offset, value);
+    } catch (const std::exception& e) {
+      throw DeviceError("xrt backend: register write at " + hex(offset) + " failed: " + one_line(e.what()));
+    }
     return AxiResp::kOkay;
   }
   std::string describe() const override { return what_; }
@@ -36,7 +72,30 @@ class XrtBus : public RegisterBus {
   xrt::uuid uuid_;
   xrt::ip ip_;
   std::string what_;
+
+  static bool in_window(uint32_t offset) { return offset % 4 == 0 && offset < kEngineWindowSize; }
 };
+
+// The compute unit of `kernel_name` that the bus opens, checked against what the wrapper is:
+// free-running (not XRT-managed) and with a control range that holds the engine window.
+// Returns the CU name xrt::ip needs ("kernel:instance").
+std::string engine_cu(const xrt::xclbin& xclbin, const std::string& path, const std::string& kernel_name) {
+  xrt::xclbin::kernel kernel = xclbin.get_kernel(kernel_name);
+  const std::vector<xrt::xclbin::ip> cus = kernel ? kernel.get_cus() : std::vector<xrt::xclbin::ip>{};
+  if (cus.empty()) throw DeviceError("xclbin '" + path + "' has no compute unit of kernel '" + kernel_name + "'");
+  const xrt::xclbin::ip& cu = cus.front();
+  const auto ctl = cu.get_control_type();
+  if (ctl == xrt::xclbin::ip::control_type::hs || ctl == xrt::xclbin::ip::control_type::chain)
+    throw DeviceError("kernel '" + kernel_name + "' in xclbin '" + path +
+                      "' is XRT-managed (ap_ctrl_hs/chain); the flowsteer kernel is free-running "
+                      "(ap_ctrl_none, hw/alveo/kernel.xml)");
+  const uint64_t need = uint64_t(kEngineWindowOffset) + kEngineWindowSize;
+  if (cu.get_size() < need)
+    throw DeviceError("kernel '" + kernel_name + "' in xclbin '" + path + "' has a " + hex(cu.get_size()) +
+                      "-byte register range; the engine window needs " + hex(kEngineWindowOffset) + ".." +
+                      hex(need - 1) + " (hw/alveo/kernel.xml: s_axi_control range 0x10000 and an argument on it)");
+  return cu.get_name();
+}
 
 }  // namespace
 
@@ -78,6 +137,7 @@ std::unique_ptr<RegisterBus> open_xrt(const std::string& xclbin_path, unsigned d
   bool has_kernel = false;
   for (const auto& k : xclbin.get_kernels()) has_kernel |= k.get_name() == kernel_name;
   if (!has_kernel) throw DeviceError("xclbin '" + xclbin_path + "' has no kernel '" + kernel_name + "'");
+  const std::string cu_name = engine_cu(xclbin, xclbin_path, kernel_name);
   xrt::device dev;
   try {
     dev = xrt::device(device_index);
@@ -86,9 +146,10 @@ std::unique_ptr<RegisterBus> open_xrt(const std::string& xclbin_path, unsigned d
   }
   try {
     xrt::uuid uuid = dev.load_xclbin(xclbin);
-    xrt::ip ip(dev, uuid, kernel_name);
-    return std::make_unique<XrtBus>(dev, uuid, ip,
-                                    "xrt device " + std::to_string(device_index) + " kernel " + kernel_name);
+    // xrt::ip finds an IP by its full name ("flowsteer:flowsteer_1"), not by the kernel name
+    xrt::ip ip(dev, uuid, cu_name);
+    return std::make_unique<XrtBus>(dev, uuid, ip, "xrt device " + std::to_string(device_index) + " kernel " +
+                                                       kernel_name + " (" + cu_name + ")");
   } catch (const std::exception& e) {
     throw DeviceError("cannot load '" + xclbin_path + "' on card " + std::to_string(device_index) + ": " +
                       e.what());

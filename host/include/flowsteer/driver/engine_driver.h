@@ -5,7 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "flowsteer/device/register_bus.h"
@@ -36,24 +39,69 @@ struct EngineSetup {
   bool ntuple = true;
 };
 
+// A knob value the kernel, or the engine's capacity, refuses. what() is one line for the
+// user; err() is the -errno the kernel's store returns for it (-EINVAL, -ENOENT), -ENOMEM
+// for a table the engine cannot hold (the kernel's failed allocation).
+class KnobError : public std::invalid_argument {
+ public:
+  KnobError(int err, const std::string& what) : std::invalid_argument(what), err_(err) {}
+  int err() const { return err_; }
+
+ private:
+  int err_;
+};
+
 class EngineDriver : public EngineControl {
  public:
   // Checks ID/VERSION and reads CAPS; DeviceError if this is not a flowsteer engine.
   explicit EngineDriver(device::RegisterBus& bus);
 
-  // Programs everything in EngineSetup and enables the engine. Throws std::invalid_argument
-  // with one line for a value the kernel or the engine would refuse.
+  // Programs everything in EngineSetup and enables the engine. Every value is checked
+  // before anything is written: KnobError (or std::invalid_argument for a non-knob value)
+  // with one line, and the engine is left as it was.
   void configure(const EngineSetup& s);
-  // sysfs rps_flow_cnt of one queue: 0 removes, rounds up (spec 1.1); false if too large.
-  bool set_rps_flow_cnt(uint32_t queue, uint64_t count);
+
+  // The kernel's knobs (spec 1.1), validated as the kernel's store paths do, plus the
+  // engine's capacity from CAPS. Each throws KnobError and changes nothing on a refusal.
+  //
+  // sysfs queues/rx-<queue>/rps_flow_cnt (store_rps_dev_flow_table_cnt): 0 removes the
+  // table; else the size is count rounded up to a power of two (1 -> 1), size - 1 must fit
+  // 32 bits (-EINVAL) and the engine must hold it (CAPS0.SLOT_LOG2, -ENOMEM); a queue the
+  // device does not have has no such file (-ENOENT). Every store is a new table (all slots
+  // reset), as in the kernel. Returns the table size (0: removed).
+  uint64_t set_rps_flow_cnt(uint32_t queue, uint64_t count);
+  // sysctl net.core.rps_sock_flow_entries (rps_sock_flow_sysctl): 0 removes the table;
+  // above 2^29 -EINVAL; else rounded up to a power of two, which the engine must hold
+  // (CAPS1.SOCK_LOG2, -ENOMEM). The same size keeps the table and its entries, a new size
+  // starts all RPS_NO_CPU; rps_cpu_mask is recomputed from nr_cpu_ids either way. CTRL.RPS
+  // (the static key rps_needed) stays on: without a table get_rps_cpu finds no CPU, and
+  // the engine may hold rps_maps this driver does not track. Returns the table size.
+  uint64_t set_rps_sock_flow_entries(uint64_t entries);
+  // rps_record_sock_flow from recvmsg on `cpu`: nothing for hash 0 or without a table;
+  // the entry is written only if it differs (the kernel's READ_ONCE/WRITE_ONCE). A CPU
+  // >= nr_cpu_ids cannot run recvmsg: -EINVAL. Returns true if the entry was written.
+  bool rps_record_sock_flow(uint32_t hash, uint32_t cpu);
+  // rps_input_queue_head_add(sd, n) after the backlog of `cpu` processed n skbs: the head
+  // may not pass the tail (-EINVAL), CPU < nr_cpu_ids (-EINVAL). n = 0 writes nothing.
+  void head_add(uint32_t cpu, uint32_t n);
+  // The backlog of `cpu` processed in full: head advanced to the tail. Returns the skbs.
+  uint32_t process_backlog(uint32_t cpu);
   // ethtool -K ntuple off: NTUPLE bit off, then every filter cleared (ice_vsi_manage_fdir).
   void set_ntuple(bool on);
+  // Every filter deleted and every pending event dropped: a runtime starting with an empty
+  // entry list starts with an empty table (ice_init_arfs on a fresh VSI).
+  void clear_filters();
 
-  void rps_record_sock_flow(uint32_t hash, uint32_t cpu);  // spec 1.1, from recvmsg
-  void head_add(uint32_t cpu, uint32_t n);                  // batched input_queue_head add
   uint64_t counter(uint32_t index);                         // 64-bit CNT_LO/CNT_HI pair
-  uint32_t head(uint32_t cpu);
+  uint32_t head(uint32_t cpu);  // reads HEAD
   uint32_t tail(uint32_t cpu);
+  std::optional<engine::FilterHit> filter_lookup(const FlowTuple& t);  // FLT LOOKUP
+  uint32_t filter_count();                                              // FLT_COUNT
+  uint64_t rps_flow_cnt(uint32_t queue);  // table size of a queue (0: none)
+  uint64_t rps_sock_flow_entries() const { return sock_size_; }
+  uint32_t rps_cpu_mask() const { return rps_cpu_mask_; }
+  uint32_t nr_cpu_ids() const { return nr_cpu_ids_; }
+  uint32_t num_rx_queues() const { return num_rx_queues_; }
   const EngineCapsRead& caps() const { return caps_; }
 
   // EngineControl
@@ -66,12 +114,24 @@ class EngineDriver : public EngineControl {
   uint32_t wait_done(uint32_t status_addr, uint32_t done_mask, const char* what);
   void wait_idle(uint32_t busy_mask, const char* what);
   void set_ctrl_bit(uint32_t mask, bool on);
+  unsigned check_flow_cnt(uint64_t count, const std::string& where) const;  // log2 of the size
+  unsigned check_sock_entries(uint64_t entries) const;                      // log2 of the size
+  void check_cpu(uint32_t cpu, const char* what) const;
+  uint32_t known_head(uint32_t cpu);
+  void write_sock_cfg(uint64_t size, unsigned log2);
 
   device::RegisterBus& bus_;
   EngineCapsRead caps_{};
+  uint32_t nr_cpu_ids_ = 0, num_rx_queues_ = 0;
   uint32_t rps_cpu_mask_ = 0;
-  uint32_t sock_mask_ = 0;
-  bool sock_present_ = false;
+  uint64_t sock_size_ = 0;  // 0: no sock table
+  // Entries written since the table was last cleared (others are RPS_NO_CPU); valid only
+  // once this driver has cleared the table itself.
+  std::unordered_map<uint32_t, uint32_t> sock_shadow_;
+  // input_queue_head of each CPU: only HEAD_ADD writes move it, and only this driver
+  // writes HEAD_ADD; read once, then kept (the backlog is then one TAIL read).
+  std::vector<std::optional<uint32_t>> head_shadow_;
+  bool sock_shadow_valid_ = false;
 };
 
 }  // namespace flowsteer::driver

@@ -66,6 +66,7 @@ class ArfsRuntime {
   ArfsCounters counters() const;
   size_t num_entries() const { return by_id_.size(); }
   const RuntimeEntry* find(uint32_t id) const;
+  std::vector<RuntimeEntry> entries() const;  // bucket order, newest first in a bucket
   uint64_t delete_errors() const { return delete_errors_; }
 
  private:

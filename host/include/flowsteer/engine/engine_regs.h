@@ -14,7 +14,7 @@ namespace flowsteer::engine {
 
 // Implemented sizes (CAPS0/CAPS1); defaults are the register map's reset values.
 struct EngineCaps {
-  unsigned lut_log2 = 11, cpu_log2 = 8, queue_log2 = 8, slot_log2 = 15;
+  unsigned lut_log2 = 11, cpu_log2 = 6, queue_log2 = 6, slot_log2 = 12;
   unsigned flt_bucket_bits = 10, flt_ways = 4, flt_id_width = 16;
   unsigned sock_log2 = 16, evt_log2 = 9, rps_pool_log2 = 12;
 };

@@ -1,5 +1,5 @@
 // `flowsteer device`: the host runtime (register-level driver + aRFS runtime) on a backend,
-// with a workload. The same code runs against the golden model's registers and a card.
+// with a workload. The same code runs against the golden model, the simulated RTL and a card.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "flowsteer/device/engine_port.h"
 #include "flowsteer/device/register_bus.h"
 #include "flowsteer/driver/engine_driver.h"
 #include "flowsteer/engine/engine_model.h"
@@ -15,30 +16,73 @@
 namespace flowsteer::sim {
 
 struct DeviceWorkload {
-  uint32_t flows = 1000;          // synthetic TCP flows (model backend)
-  uint32_t pkt_interval_ms = 10;  // per flow
-  double duration_s = 5.0;        // virtual (model) or wall-clock (card) seconds
+  uint32_t flows = 1000;          // synthetic flows (backends with a frame port)
+  uint32_t udp_percent = 0;       // share of the synthetic flows that are UDP (spec 7.3 expiry)
+  uint32_t pkt_interval_ms = 10;  // mean gap between two frames of a flow
+  double duration_s = 5.0;        // virtual (frame port) or wall-clock (card) seconds
+  double traffic_s = 0;           // synthetic frames stop after this (0: at duration_s); the
+                                  // runtime keeps running, so UDP filters expire (spec 7.3)
   uint32_t service_period_ms = 1000;
   uint64_t seed = 1;
+  std::string pcap;               // non-empty: the frames of this Ethernet capture instead
+  // Frames per drain within a millisecond (0: all of them). No register access comes
+  // between two drains of one millisecond, so the total order, and every result, is the
+  // same for any value; only the pipeline's occupancy changes.
+  uint32_t max_batch = 0;
+};
+
+// A filter the runtime lists, read back from the engine with FLT LOOKUP of its tuple.
+struct FilterRow {
+  FlowTuple tuple;
+  uint32_t id = 0;          // the runtime's entry
+  uint16_t queue = 0;
+  bool found = false;       // the engine's answer
+  uint32_t engine_id = 0;
+  uint16_t engine_queue = 0;
+  bool operator==(const FilterRow& o) const {
+    return tuple == o.tuple && id == o.id && queue == o.queue && found == o.found &&
+           engine_id == o.engine_id && engine_queue == o.engine_queue;
+  }
 };
 
 struct DeviceReport {
-  std::string backend;
+  std::string backend;                   // the bus's describe()
+  std::string kind;                      // model | verilator | xrt | ...
   std::vector<uint64_t> counters;        // CNT_* by index (register map enum counter)
-  driver::ArfsCounters runtime;          // Steer-C (engine), Add, Del
-  std::vector<uint64_t> queue_packets;   // frames per arrival queue (model backend)
-  std::vector<uint64_t> cpu_packets;     // frames per chosen CPU (tail advance)
+  driver::ArfsCounters runtime;          // Steer-C (engine), Steer-L (0), Add, Del
+  std::vector<uint64_t> queue_packets;   // frames per arrival queue (from the records)
+  std::vector<uint64_t> cpu_packets;     // frames enqueued per CPU (tail advance in the run)
+  uint64_t frames = 0;                   // frames sent
   uint64_t syncs = 0;
+  uint64_t sock_writes = 0;              // rps_record_sock_flow stores that changed an entry
+  uint64_t delete_errors = 0;            // runtime deletes the engine refused
+  uint64_t register_accesses = 0;
   size_t runtime_entries = 0;
+  uint32_t filter_count = 0;             // FLT_COUNT at the end
+  std::vector<FilterRow> filters;        // every runtime entry, bucket order
+  double wall_s = 0;
 };
 
-// Frames are injected only when the backend has a frame port (the model); on a card the
-// traffic comes from the network and the runtime just keeps the filters.
+// Runs the workload through the runtime on `port`. With a frame port: per millisecond of
+// virtual time the frames due are sent as one batch and drained (records in order), the
+// apps record their flows (rps_record_sock_flow on the flow's CPU), the runtime takes the
+// engine's events, every backlog is processed (head advance) and the service task runs
+// every service_period_ms and 2 ms after a new entry. Frames precede the register accesses
+// of their millisecond on every backend (engine_port.h), so model and simulated RTL see
+// the same total order. Without one (a card): the runtime keeps the filters of live
+// traffic for duration_s of wall time. Throws driver::KnobError / std::invalid_argument for
+// a bad setup, std::runtime_error for an unreadable pcap, device::DeviceError.
+DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& setup, const DeviceWorkload& w);
+
+// The same over a bus and a per-frame function (nullptr: no frame port).
 // The sink returns false when the engine did not take the frame, else fills its record.
 using FrameSink = std::function<bool(const uint8_t*, size_t, engine::OutputRecord* rec)>;
-
 DeviceReport run_device(device::RegisterBus& bus, const driver::EngineSetup& setup,
                         const DeviceWorkload& w, const FrameSink& frames);
+
+// CNT_* name of a counter index ("PKTS", "PARSE_IPV4_TCP", "CNT13").
+std::string counter_name(uint32_t index);
 void print_device_report(std::ostream& os, const DeviceReport& r);
+void write_device_json(std::ostream& os, const DeviceReport& r);
 
 }  // namespace flowsteer::sim

@@ -52,8 +52,24 @@ struct ReplayResult {
 // then port, first).
 FlowTuple connection_key(const FlowTuple& t);
 
+// The engine as the replay drives it: frames one at a time (each gives its record before
+// the next is sent), the host-side work between them. The golden model is the default; the
+// simulated RTL (sim/verilator/replay_verilator.h) plugs in here too.
+class ReplayEngine {
+ public:
+  virtual ~ReplayEngine() = default;
+  virtual engine::OutputRecord packet(const uint8_t* frame, size_t len) = 0;
+  virtual void backlogs_processed() = 0;              // every head catches up with its tail
+  virtual void service(uint64_t now_ms) = 0;          // the runtime's sync pass
+  virtual void take_events(uint64_t now_ms) = 0;      // the runtime takes new engine events
+  virtual void sock_record(uint32_t hash, uint32_t cpu) = 0;  // the app read on `cpu`
+  virtual void finish(ReplayResult& r) = 0;           // counters and end state into r
+};
+
 // Throws std::runtime_error with one line on an unreadable file or a non-Ethernet capture.
 ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg);
+// The same through any engine (cfg sizes the summary: cpus for the app placement).
+ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg, ReplayEngine& eng);
 
 void print_replay(std::ostream& os, const ReplayResult& r);
 void write_replay_json(std::ostream& os, const ReplayResult& r);

@@ -1,0 +1,102 @@
+// A backend of the engine as the host runtime sees it: the register window (RegisterBus)
+// plus, where the backend has one, the frame/record stream. Backends: the golden model
+// (EngineRegisterFile + packet()), the simulated RTL (sim/verilator EngineSim, built only
+// with FLOWSTEER_WITH_RTL), an Alveo card through XRT (registers only: its traffic comes
+// from the network).
+//
+// Total order (docs/engine-top.md): every register access through bus() first waits until
+// every frame sent before it has produced its record. So frames sent before a register
+// access precede it on every backend, and the model and the simulated RTL see the same
+// total order whatever the batching.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flowsteer/device/register_bus.h"
+#include "flowsteer/engine/engine_model.h"
+#include "flowsteer/engine/engine_regs.h"
+
+namespace flowsteer::device {
+
+// The frame stream: frames enter in the order sent, each produces one record, records
+// come back in that order.
+class FramePort {
+ public:
+  virtual ~FramePort() = default;
+  virtual void send(const uint8_t* frame, size_t len) = 0;
+  void send(const std::vector<uint8_t>& f) { send(f.data(), f.size()); }
+  // Runs until every frame sent so far has its record and appends the records not yet
+  // returned to `out`, oldest first. DeviceError if the engine does not take the frames
+  // (CTRL.ENABLE is 0: the stream holds tready low).
+  void drain(std::vector<engine::OutputRecord>& out);
+  // Sent frames whose record drain() has not returned yet.
+  size_t outstanding() const { return sent_ - returned_; }
+
+ protected:
+  // Runs the backend until every sent frame has its record; appends them to done_.
+  virtual void flush() = 0;
+  std::vector<engine::OutputRecord> done_;
+  uint64_t sent_ = 0;
+
+ private:
+  friend class PortBus;
+  uint64_t returned_ = 0;
+};
+
+// Register access that flushes the frame port before each access (the ordering rule above).
+class PortBus : public RegisterBus {
+ public:
+  PortBus(RegisterBus& inner, FramePort* frames) : inner_(inner), frames_(frames) {}
+  AxiResp read(uint32_t offset, uint32_t& value) override;
+  AxiResp write(uint32_t offset, uint32_t value, uint8_t strb = 0xF) override;
+  std::string describe() const override { return inner_.describe(); }
+  uint64_t accesses() const { return accesses_; }
+
+ private:
+  RegisterBus& inner_;
+  FramePort* frames_;
+  uint64_t accesses_ = 0;
+};
+
+class EnginePort {
+ public:
+  virtual ~EnginePort() = default;
+  virtual RegisterBus& bus() = 0;           // ordered after every frame sent before
+  virtual FramePort* frames() = 0;          // nullptr: no stream port (a card)
+  virtual const char* kind() const = 0;     // "model", "verilator", "xrt", ...
+};
+
+// The golden model with the given implemented sizes (compare with the simulated RTL by
+// passing its caps()).
+std::unique_ptr<EnginePort> open_model_port(const engine::EngineCaps& caps = engine::EngineCaps{});
+// A card (check_xclbin_file + open_xrt); DeviceError with one line on any failure.
+std::unique_ptr<EnginePort> open_xrt_port(const std::string& xclbin_path, unsigned device_index = 0);
+// Any register bus with a per-frame function (the model's packet() shape): the function
+// returns false when the engine did not take the frame, else fills the record. An empty
+// function gives a port without a stream (registers only).
+using FrameFn = std::function<bool(const uint8_t* frame, size_t len, engine::OutputRecord* rec)>;
+std::unique_ptr<EnginePort> open_callback_port(RegisterBus& bus, FrameFn fn, const char* kind);
+
+// The simulated RTL (sim/verilator EngineSim). Only linked when flowsteer was built with
+// the Verilator harness (compile definition FLOWSTEER_HAVE_VERILATOR, target
+// fs_device_verilator in host/verilator_backend.cmake).
+struct VerilatorPortOptions {
+  bool small_build = false;   // EngineBuild::kSmall instead of kStandard
+  uint64_t seed = 1;          // idle gaps and back-pressure
+  double frame_gap = 0.0;     // probability of an idle clock before a frame beat
+  double rec_ready = 1.0;     // probability the record sink is ready in a clock
+  std::string trace_path;     // FST trace; empty = none
+  uint64_t max_wait_clocks = 10'000'000;  // a transaction or drain longer than this throws
+};
+#if defined(FLOWSTEER_HAVE_VERILATOR)
+std::unique_ptr<EnginePort> open_verilator_port(const VerilatorPortOptions& opt = VerilatorPortOptions{});
+// The implemented sizes of a build, for a model configured like it.
+engine::EngineCaps verilator_caps(bool small_build = false);
+#endif
+
+}  // namespace flowsteer::device

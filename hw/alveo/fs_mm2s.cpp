@@ -1,0 +1,45 @@
+// Data mover for host-driven frames (Vitis HLS kernel "fs_mm2s", ap_ctrl_hs): reads frames that
+// the host wrote to device memory and streams them into the flowsteer kernel's s_axis_frames.
+//
+// Buffer layout (64-byte words, little-endian fields): for each frame one header word
+//   bits 15:0  frame length in bytes (1..65535), bits 31:16 tuser, other bits 0
+// followed by ceil(length / 64) data words (frame byte i in bits 8*(i%64)+7 .. 8*(i%64) of
+// word i/64: the AXI4-Stream byte order). The last beat's tkeep marks the bytes present.
+// A header with length 0 ends the list early.
+#include <ap_axi_sdata.h>
+#include <ap_int.h>
+#include <hls_stream.h>
+
+typedef ap_axiu<512, 16, 0, 0> frame_beat;
+
+extern "C" void fs_mm2s(const ap_uint<512>* frames, unsigned int nframes,
+                        hls::stream<frame_beat>& out) {
+#pragma HLS INTERFACE m_axi port = frames offset = slave bundle = gmem max_read_burst_length = 64
+#pragma HLS INTERFACE axis port = out
+#pragma HLS INTERFACE s_axilite port = frames
+#pragma HLS INTERFACE s_axilite port = nframes
+#pragma HLS INTERFACE s_axilite port = return
+  unsigned int word = 0;
+frame_loop:
+  for (unsigned int f = 0; f < nframes; ++f) {
+    const ap_uint<512> hdr = frames[word++];
+    const unsigned int len = hdr.range(15, 0);
+    if (len == 0) break;
+    const unsigned int beats = (len + 63) / 64;
+    const unsigned int tail = len % 64;
+  beat_loop:
+    for (unsigned int b = 0; b < beats; ++b) {
+#pragma HLS PIPELINE II = 1
+      frame_beat v;
+      v.data = frames[word++];
+      const bool last = b + 1 == beats;
+      ap_uint<64> keep = ~ap_uint<64>(0);
+      if (last && tail != 0) keep = (ap_uint<64>(1) << tail) - 1;
+      v.keep = keep;
+      v.strb = keep;
+      v.user = hdr.range(31, 16);
+      v.last = last;
+      out.write(v);
+    }
+  }
+}

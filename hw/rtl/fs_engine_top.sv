@@ -1,0 +1,982 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// The engine: every block joined (docs/engine-top.md is the interface and ordering contract;
+// golden model flowsteer::engine::EngineRegisterFile).
+//   frames -> fs_parser -> slice -> [order gate] -> fs_hash -> slice -> [hazard gate]
+//     -> fs_filter_table lookup -> FIFO -> fs_rss_lut -> fs_rfs_core -> record -> out slice
+//   fs_rfs_core m_drv_req -> fs_steer_driver (tuple from the tag store) -> filter commands
+//   s_axil -> fs_axil_regs (ENGINE = 1): cfg, LUT window, filter and RFS-core commands,
+//     event FIFO head/pop, counters.
+// Order gate: a packet takes its place in the total order when it enters fs_hash; the gate
+// is closed while a register transaction is pending (ord_req) and for the ord_done clock.
+// ord_grant: nothing between the gate and the output slice, and the filter table's init
+// sweep done. cmd_seq = executed transactions, sampled at the gate.
+// Hazard gate: a hash_valid packet waits at the lookup input while a packet with the same
+// hash is between the lookup input and its record (a steer may change its filter).
+// Tags: packets get consecutive tags at the order gate (at most 2^TAG_LOG2 in flight; the
+// pipeline never reorders), the tag store keeps each packet's fields for the steer driver
+// and the record. Counters count when a record enters the output slice.
+module fs_engine_top #(
+    // AXI4-Stream frame data width (64..1024)
+    parameter integer DATA_WIDTH = 512,
+    // frame tuser width (record word 4 keeps 16 bits)
+    parameter integer USER_WIDTH = 16,
+    // RSS LUT depth (log2)
+    parameter integer LUT_LOG2 = 11,
+    // CPUs with state (log2; fs_rfs_core keeps per-CPU state in registers)
+    parameter integer CPU_LOG2 = 6,
+    // RX queues with a slot table (log2)
+    parameter integer QUEUE_LOG2 = 6,
+    // largest rps_flow_cnt per queue (log2); slot RAM = 2 copies of 2^(QUEUE+SLOT) x 96 bits
+    parameter integer SLOT_LOG2 = 12,
+    // largest sock flow table (log2)
+    parameter integer SOCK_LOG2 = 16,
+    // rps_map CPU pool (log2)
+    parameter integer RPS_POOL_LOG2 = 12,
+    // event FIFO depth (log2)
+    parameter integer EVT_LOG2 = 9,
+    // filter table geometry
+    parameter integer FLT_BUCKET_BITS = 10,
+    parameter integer FLT_WAYS = 4,
+    parameter integer FLT_ID_WIDTH = 16,
+    // packets in flight between the order gate and the record (log2)
+    parameter integer TAG_LOG2 = 6
+) (
+    input  wire                    clk,
+    input  wire                    rst,
+
+    // AXI4-Lite control
+    input  wire [15:0]             s_axil_awaddr,
+    input  wire [2:0]              s_axil_awprot,
+    input  wire                    s_axil_awvalid,
+    output wire                    s_axil_awready,
+    input  wire [31:0]             s_axil_wdata,
+    input  wire [3:0]              s_axil_wstrb,
+    input  wire                    s_axil_wvalid,
+    output wire                    s_axil_wready,
+    output wire [1:0]              s_axil_bresp,
+    output wire                    s_axil_bvalid,
+    input  wire                    s_axil_bready,
+    input  wire [15:0]             s_axil_araddr,
+    input  wire [2:0]              s_axil_arprot,
+    input  wire                    s_axil_arvalid,
+    output wire                    s_axil_arready,
+    output wire [31:0]             s_axil_rdata,
+    output wire [1:0]              s_axil_rresp,
+    output wire                    s_axil_rvalid,
+    input  wire                    s_axil_rready,
+
+    // frames
+    input  wire [DATA_WIDTH-1:0]   s_axis_tdata,
+    input  wire [DATA_WIDTH/8-1:0] s_axis_tkeep,
+    input  wire                    s_axis_tvalid,
+    output wire                    s_axis_tready,
+    input  wire                    s_axis_tlast,
+    input  wire [USER_WIDTH-1:0]   s_axis_tuser,
+
+    // one 256-bit record per frame (layout: docs/engine-top.md)
+    output wire [255:0]            m_axis_rec_tdata,
+    output wire                    m_axis_rec_tvalid,
+    input  wire                    m_axis_rec_tready
+);
+
+`include "flowsteer_regs.vh"
+
+localparam integer CPUS = 1 << CPU_LOG2;
+localparam integer QUEUES = 1 << QUEUE_LOG2;
+localparam integer TW = (TAG_LOG2 > 0) ? TAG_LOG2 : 1;      // tag width
+localparam integer TAGS = 1 << TW;
+localparam integer RQW = (QUEUES > 1) ? $clog2(QUEUES) : 1;  // fs_rfs_core queue width
+localparam integer QWID = 16;                                // queue width of LUT/filters/events
+localparam integer U16 = (USER_WIDTH < 16) ? USER_WIDTH : 16;   // tuser bits in the record
+localparam integer TUP_W = 1 + 1 + 8 + 128 + 128 + 16 + 16;  // {ipv6, ports, proto, src, dst, sp, dp}
+localparam integer PB_W = 16 + 4 + TUP_W;                    // parse bundle {user16, class, tuple}
+localparam integer HU_W = 32 + TW + PB_W;                    // {cmd_seq, tag, parse bundle}
+localparam integer FU_W = HU_W + 32;                         // + hash
+// tag store word: {cmd_seq, user16, class, tuple, hash, hash_valid, hit, id, queue}
+localparam integer TS_W = 32 + 16 + 4 + TUP_W + 32 + 1 + 1 + 16 + 16;
+localparam integer LKF_LOG2 = 3;                             // lookup FIFO (> table latency 4 + 2)
+localparam [2:0] P_GATE_SKIP = 3'd5, P_DRV_ERROR = 3'd6, P_STEERED = 3'd7;
+
+`ifdef VERILATOR
+if (CPU_LOG2 < 0 || CPU_LOG2 > 10 || QUEUE_LOG2 < 0 || QUEUE_LOG2 > 10 || SLOT_LOG2 < 1 ||
+    SOCK_LOG2 < 1 || RPS_POOL_LOG2 < 1 || RPS_POOL_LOG2 > 12 || LUT_LOG2 < 1 || LUT_LOG2 > 11 ||
+    EVT_LOG2 < 1 || EVT_LOG2 > 15 || TAG_LOG2 < 1 || FLT_ID_WIDTH < 1 ||
+    FLT_ID_WIDTH > 16) begin : g_bad_param
+    $error("fs_engine_top: parameters outside the register map (CAPS) or the blocks' ranges");
+end
+`endif
+
+// ---------------------------------------------------------------- registers
+logic ord_req, ord_grant, ord_done;
+logic cfg_enable, cfg_patched, cfg_ntuple, cfg_rmap, cfg_slot_mask, cfg_rps, cfg_flt_lookup;
+logic [15:0] cfg_num_rx_queues;
+logic [4:0] cfg_lut_log2;
+logic [1:0] cfg_hash_mode;
+logic [31:0] cfg_hash_seed;
+logic [415:0] cfg_rss_key;
+logic cnt_clear;
+logic evt_overflow_set_reg = 1'b0;
+logic lut_wr_en, lut_rd_en;
+logic [LUT_LOG2-1:0] lut_wr_index, lut_rd_index;
+logic [QWID-1:0] lut_wr_queue, lut_rd_queue;
+// host filter commands
+logic h_cmd_valid, h_cmd_ready, h_cmd_ipv6, h_rsp_valid, h_delete_done;
+logic [3:0] h_cmd_op;
+logic [7:0] h_cmd_proto;
+logic [127:0] h_cmd_src, h_cmd_dst;
+logic [15:0] h_cmd_sport, h_cmd_dport;
+logic [FLT_ID_WIDTH-1:0] h_cmd_id;
+logic [QWID-1:0] h_cmd_queue;
+// filter table command port
+logic t_cmd_valid, t_cmd_ready, t_cmd_ipv6, t_rsp_valid, flt_busy;
+logic [3:0] t_cmd_op, t_rsp_err;
+logic [7:0] t_cmd_proto;
+logic [127:0] t_cmd_src, t_cmd_dst;
+logic [15:0] t_cmd_sport, t_cmd_dport;
+logic [FLT_ID_WIDTH-1:0] t_cmd_id, t_rsp_id;
+logic [QWID-1:0] t_cmd_queue, t_rsp_queue;
+logic [31:0] flt_count;
+// RFS-core commands
+logic rc_cmd_valid, rc_cmd_ready, rc_rsp_valid;
+logic [4:0] rc_cmd_op;
+logic [15:0] rc_cmd_addr;
+logic [31:0] rc_cmd_data0, rc_cmd_data1, rc_rsp_status, rc_rsp_data0, rc_rsp_data1;
+// events
+logic ev_valid, ev_pop, ev_ipv6;
+logic [3:0] ev_type;
+logic [FLT_ID_WIDTH-1:0] ev_id;
+logic [QWID-1:0] ev_queue;
+logic [31:0] ev_flow_id, ev_hash;
+logic [7:0] ev_proto;
+logic [127:0] ev_src, ev_dst;
+logic [15:0] ev_sport, ev_dport;
+logic [EVT_LOG2:0] ev_count;
+// counters
+logic [4:0] cnt_index;
+logic [63:0] cnt_value_reg = 64'd0;
+logic init_busy_reg = 1'b1;
+
+// the NIC-plane-only configuration outputs are not needed: the kernel plane gets its state
+// through the RFS-core commands
+/* verilator lint_off PINCONNECTEMPTY */
+fs_axil_regs #(
+    .LUT_LOG2(LUT_LOG2),
+    .QUEUE_WIDTH(QWID),
+    .ID_WIDTH(FLT_ID_WIDTH),
+    .CPU_LOG2(CPU_LOG2),
+    .FLT_BUCKET_BITS(FLT_BUCKET_BITS),
+    .FLT_WAYS(FLT_WAYS),
+    .QUEUE_LOG2(QUEUE_LOG2),
+    .SLOT_LOG2(SLOT_LOG2),
+    .SOCK_LOG2(SOCK_LOG2),
+    .EVT_LOG2(EVT_LOG2),
+    .RPS_POOL_LOG2(RPS_POOL_LOG2),
+    .ENGINE(1)
+) regs (
+    .clk(clk),
+    .rst(rst),
+    .s_axil_awaddr(s_axil_awaddr),
+    .s_axil_awprot(s_axil_awprot),
+    .s_axil_awvalid(s_axil_awvalid),
+    .s_axil_awready(s_axil_awready),
+    .s_axil_wdata(s_axil_wdata),
+    .s_axil_wstrb(s_axil_wstrb),
+    .s_axil_wvalid(s_axil_wvalid),
+    .s_axil_wready(s_axil_wready),
+    .s_axil_bresp(s_axil_bresp),
+    .s_axil_bvalid(s_axil_bvalid),
+    .s_axil_bready(s_axil_bready),
+    .s_axil_araddr(s_axil_araddr),
+    .s_axil_arprot(s_axil_arprot),
+    .s_axil_arvalid(s_axil_arvalid),
+    .s_axil_arready(s_axil_arready),
+    .s_axil_rdata(s_axil_rdata),
+    .s_axil_rresp(s_axil_rresp),
+    .s_axil_rvalid(s_axil_rvalid),
+    .s_axil_rready(s_axil_rready),
+    .ord_req(ord_req),
+    .ord_grant(ord_grant),
+    .ord_done(ord_done),
+    .cfg_enable(cfg_enable),
+    .cfg_patched(cfg_patched),
+    .cfg_ntuple(cfg_ntuple),
+    .cfg_rmap(cfg_rmap),
+    .cfg_slot_mask(cfg_slot_mask),
+    .cfg_rps(cfg_rps),
+    .cfg_flt_lookup(cfg_flt_lookup),
+    .cfg_nr_cpu_ids(),
+    .cfg_num_rx_queues(cfg_num_rx_queues),
+    .cfg_rps_cpu_mask(),
+    .cfg_sock_log2(),
+    .cfg_sock_present(),
+    .cfg_sock_wr(),
+    .cfg_lut_log2(cfg_lut_log2),
+    .cfg_cpu_online(),
+    .cfg_hash_mode(cfg_hash_mode),
+    .cfg_hash_seed(cfg_hash_seed),
+    .cfg_rss_key(cfg_rss_key),
+    .cnt_clear(cnt_clear),
+    .stat_init_busy(init_busy_reg),
+    .evt_overflow_set(evt_overflow_set_reg),
+    .lut_wr_en(lut_wr_en),
+    .lut_wr_index(lut_wr_index),
+    .lut_wr_queue(lut_wr_queue),
+    .lut_rd_en(lut_rd_en),
+    .lut_rd_index(lut_rd_index),
+    .lut_rd_queue(lut_rd_queue),
+    .flt_cmd_valid(h_cmd_valid),
+    .flt_cmd_ready(h_cmd_ready),
+    .flt_cmd_op(h_cmd_op),
+    .flt_cmd_ipv6(h_cmd_ipv6),
+    .flt_cmd_proto(h_cmd_proto),
+    .flt_cmd_src(h_cmd_src),
+    .flt_cmd_dst(h_cmd_dst),
+    .flt_cmd_sport(h_cmd_sport),
+    .flt_cmd_dport(h_cmd_dport),
+    .flt_cmd_id(h_cmd_id),
+    .flt_cmd_queue(h_cmd_queue),
+    .flt_rsp_valid(h_rsp_valid),
+    .flt_rsp_err(t_rsp_err),
+    .flt_rsp_id(t_rsp_id),
+    .flt_rsp_queue(t_rsp_queue),
+    .flt_busy(flt_busy),
+    .flt_count(flt_count),
+    .flt_delete_done(h_delete_done),
+    .rfs_cmd_valid(rc_cmd_valid),
+    .rfs_cmd_ready(rc_cmd_ready),
+    .rfs_cmd_op(rc_cmd_op),
+    .rfs_cmd_addr(rc_cmd_addr),
+    .rfs_cmd_data0(rc_cmd_data0),
+    .rfs_cmd_data1(rc_cmd_data1),
+    .rfs_rsp_valid(rc_rsp_valid),
+    .rfs_rsp_status(rc_rsp_status),
+    .rfs_rsp_data0(rc_rsp_data0),
+    .rfs_rsp_data1(rc_rsp_data1),
+    .evt_valid(ev_valid),
+    .evt_pop(ev_pop),
+    .evt_type(ev_type),
+    .evt_id(ev_id),
+    .evt_queue(ev_queue),
+    .evt_flow_id(ev_flow_id),
+    .evt_hash(ev_hash),
+    .evt_ipv6(ev_ipv6),
+    .evt_proto(ev_proto),
+    .evt_src(ev_src),
+    .evt_dst(ev_dst),
+    .evt_sport(ev_sport),
+    .evt_dport(ev_dport),
+    .evt_count(16'(ev_count)),
+    .cnt_index(cnt_index),
+    .cnt_value(cnt_value_reg)
+);
+
+// ---------------------------------------------------------------- parser
+logic p_valid, p_ready, p_ipv6, p_ports;
+logic [3:0] p_class;
+logic [7:0] p_proto;
+logic [127:0] p_src, p_dst;
+logic [15:0] p_sport, p_dport;
+logic [USER_WIDTH-1:0] p_user;
+logic parser_tready;
+
+fs_parser #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .USER_WIDTH(USER_WIDTH)
+) parser (
+    .clk(clk),
+    .rst(rst),
+    .s_axis_tdata(s_axis_tdata),
+    .s_axis_tkeep(s_axis_tkeep),
+    .s_axis_tvalid(s_axis_tvalid && cfg_enable),
+    .s_axis_tready(parser_tready),
+    .s_axis_tlast(s_axis_tlast),
+    .s_axis_tuser(s_axis_tuser),
+    .m_rec_valid(p_valid),
+    .m_rec_ready(p_ready),
+    .m_rec_class(p_class),
+    .m_rec_ipv6(p_ipv6),
+    .m_rec_ports(p_ports),
+    .m_rec_proto(p_proto),
+    .m_rec_src(p_src),
+    .m_rec_dst(p_dst),
+    .m_rec_sport(p_sport),
+    .m_rec_dport(p_dport),
+    .m_rec_vlan_tags(),
+    .m_rec_l3_offset(),
+    .m_rec_l4_offset(),
+    .m_rec_len(),
+    .m_rec_user(p_user)
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+assign s_axis_tready = parser_tready && cfg_enable;
+
+logic [15:0] p_user16;
+always_comb begin
+    p_user16 = 16'd0;
+    for (int i = 0; i < U16; i++) begin
+        p_user16[i] = p_user[i];
+    end
+end
+
+logic q_valid, q_ready;
+logic [PB_W-1:0] q_bundle;
+fs_skid #(
+    .WIDTH(PB_W)
+) slice_parse (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(p_valid),
+    .s_ready(p_ready),
+    .s_data({p_user16, p_class, p_ipv6, p_ports, p_proto, p_src, p_dst, p_sport, p_dport}),
+    .m_valid(q_valid),
+    .m_ready(q_ready),
+    .m_data(q_bundle)
+);
+
+// ---------------------------------------------------------------- order gate
+logic [31:0] cmd_seq_reg = 32'd0;
+logic [TW-1:0] tag_next_reg = '0;
+logic [TW:0] inflight_reg = '0;          // packets between the gate and the output slice
+logic gate_open, gate_pass, hs_ready, rec_fire;
+
+// CTRL.ENABLE = 0 also closes the gate: a frame parsed before a disable waits here and takes
+// its place in the order after the next enable (the model holds frames while disabled)
+assign gate_open = cfg_enable && !ord_req && !ord_done && (inflight_reg != (TW+1)'(TAGS));
+assign q_ready = hs_ready && gate_open;
+assign gate_pass = q_valid && q_ready;
+assign ord_grant = ord_req && (inflight_reg == '0) && !init_busy_reg;
+
+always_ff @(posedge clk) begin
+    if (ord_done) cmd_seq_reg <= cmd_seq_reg + 32'd1;
+    if (gate_pass) tag_next_reg <= tag_next_reg + TW'(1);
+    inflight_reg <= inflight_reg + (TW+1)'(gate_pass) - (TW+1)'(rec_fire);
+    // STATUS.INIT_BUSY and the grant: from reset until the table's first sweep is done
+    if (!flt_busy) init_busy_reg <= 1'b0;
+    if (rst) begin
+        cmd_seq_reg <= 32'd0;
+        tag_next_reg <= '0;
+        inflight_reg <= '0;
+        init_busy_reg <= 1'b1;
+    end
+end
+
+// ---------------------------------------------------------------- hash
+logic h_valid, h_ready;
+logic [31:0] h_hash;
+logic [HU_W-1:0] h_user;
+logic [TUP_W-1:0] q_tup;
+assign q_tup = q_bundle[TUP_W-1:0];
+
+fs_hash #(
+    .USER_WIDTH(HU_W)
+) hasher (
+    .clk(clk),
+    .rst(rst),
+    .cfg_mode(cfg_hash_mode),
+    .cfg_key(cfg_rss_key[415 -: 320]),
+    .cfg_seed(cfg_hash_seed),
+    .s_tuple_valid(q_valid && gate_open),
+    .s_tuple_ready(hs_ready),
+    .s_tuple_ipv6(q_tup[TUP_W-1]),
+    .s_tuple_ports(q_tup[TUP_W-2]),
+    .s_tuple_src(q_tup[TUP_W-11 -: 128]),
+    .s_tuple_dst(q_tup[TUP_W-139 -: 128]),
+    .s_tuple_sport(q_tup[31:16]),
+    .s_tuple_dport(q_tup[15:0]),
+    .s_tuple_user({cmd_seq_reg, tag_next_reg, q_bundle}),
+    .m_hash_valid(h_valid),
+    .m_hash_ready(h_ready),
+    .m_hash(h_hash),
+    .m_hash_user(h_user)
+);
+
+logic g_valid, g_ready, lk_ready;
+logic [FU_W-1:0] g_user;
+fs_skid #(
+    .WIDTH(FU_W)
+) slice_hash (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(h_valid),
+    .s_ready(h_ready),
+    .s_data({h_user, h_hash}),
+    .m_valid(g_valid),
+    .m_ready(g_ready),
+    .m_data(g_user)
+);
+
+// ---------------------------------------------------------------- hazard gate
+logic [TUP_W-1:0] g_tup;
+logic [3:0] g_class;
+logic [TW-1:0] g_tag;
+logic [31:0] g_hash;
+logic g_hv, hazard, lk_room;
+logic [TAGS-1:0] hz_valid_reg = '0;
+logic [31:0] hz_hash_reg [TAGS];
+logic [TW-1:0] r1_tag;
+
+assign g_hash = g_user[31:0];
+assign g_tup = g_user[32 +: TUP_W];
+assign g_class = g_user[32 + TUP_W +: 4];
+assign g_tag = g_user[32 + PB_W +: TW];
+assign g_hv = (g_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT)) && (g_hash != 32'd0);
+
+always_comb begin
+    hazard = 1'b0;
+    for (int i = 0; i < TAGS; i++) begin
+        if (hz_valid_reg[i] && hz_hash_reg[i] == g_hash) hazard = 1'b1;
+    end
+    hazard = hazard && g_hv;
+end
+assign g_ready = lk_ready && !hazard && lk_room;
+
+logic [63:0] hazard_stalls_reg = 64'd0;
+always_ff @(posedge clk) begin
+    for (int i = 0; i < TAGS; i++) begin
+        if (rec_fire && r1_tag == TW'(i)) hz_valid_reg[i] <= 1'b0;
+        if (g_valid && g_ready && g_tag == TW'(i)) begin
+            hz_valid_reg[i] <= g_hv;
+            hz_hash_reg[i] <= g_hash;
+        end
+    end
+    if (g_valid && hazard) hazard_stalls_reg <= hazard_stalls_reg + 64'd1;
+    if (cnt_clear) hazard_stalls_reg <= 64'd0;
+    if (rst) begin
+        hz_valid_reg <= '0;
+        hazard_stalls_reg <= 64'd0;
+    end
+end
+
+// ---------------------------------------------------------------- filter table
+logic e_valid, e_ready, e_hit;
+logic [FLT_ID_WIDTH-1:0] e_id;
+logic [QWID-1:0] e_queue;
+logic [FU_W-1:0] e_user;
+logic d_cmd_valid, d_cmd_ready, d_cmd_ipv6, flt_lock;
+logic [3:0] d_cmd_op;
+logic [7:0] d_cmd_proto;
+logic [127:0] d_cmd_src, d_cmd_dst;
+logic [15:0] d_cmd_sport, d_cmd_dport;
+logic [FLT_ID_WIDTH-1:0] d_cmd_id;
+logic [QWID-1:0] d_cmd_queue;
+logic host_wait_reg = 1'b0;              // a host command's response is due
+logic host_sel;
+
+// Host commands run only under ord_grant (the driver is idle then); the steer driver holds
+// the port for a whole request (flt_lock) and never meets a host command.
+assign host_sel = h_cmd_valid || host_wait_reg;
+assign t_cmd_valid = host_sel ? h_cmd_valid : d_cmd_valid;
+assign t_cmd_op = host_sel ? h_cmd_op : d_cmd_op;
+assign t_cmd_ipv6 = host_sel ? h_cmd_ipv6 : d_cmd_ipv6;
+assign t_cmd_proto = host_sel ? h_cmd_proto : d_cmd_proto;
+assign t_cmd_src = host_sel ? h_cmd_src : d_cmd_src;
+assign t_cmd_dst = host_sel ? h_cmd_dst : d_cmd_dst;
+assign t_cmd_sport = host_sel ? h_cmd_sport : d_cmd_sport;
+assign t_cmd_dport = host_sel ? h_cmd_dport : d_cmd_dport;
+assign t_cmd_id = host_sel ? h_cmd_id : d_cmd_id;
+assign t_cmd_queue = host_sel ? h_cmd_queue : d_cmd_queue;
+assign h_cmd_ready = host_sel && t_cmd_ready;
+assign d_cmd_ready = !host_sel && t_cmd_ready;
+assign h_rsp_valid = t_rsp_valid && host_wait_reg;
+
+always_ff @(posedge clk) begin
+    if (h_cmd_valid && h_cmd_ready) host_wait_reg <= 1'b1;
+    if (t_rsp_valid) host_wait_reg <= 1'b0;
+    if (rst) host_wait_reg <= 1'b0;
+end
+
+fs_filter_table #(
+    .BUCKET_BITS(FLT_BUCKET_BITS),
+    .WAYS(FLT_WAYS),
+    .ID_WIDTH(FLT_ID_WIDTH),
+    .QUEUE_WIDTH(QWID),
+    .USER_WIDTH(FU_W)
+) filters (
+    .clk(clk),
+    .rst(rst),
+    .s_lookup_valid(g_valid && !hazard && lk_room),
+    .s_lookup_ready(lk_ready),
+    .s_lookup_ipv6(g_tup[TUP_W-1]),
+    .s_lookup_proto(g_tup[TUP_W-3 -: 8]),
+    .s_lookup_src(g_tup[TUP_W-11 -: 128]),
+    .s_lookup_dst(g_tup[TUP_W-139 -: 128]),
+    .s_lookup_sport(g_tup[31:16]),
+    .s_lookup_dport(g_tup[15:0]),
+    .s_lookup_user(g_user),
+    .m_lookup_valid(e_valid),
+    .m_lookup_ready(e_ready),
+    .m_lookup_hit(e_hit),
+    .m_lookup_id(e_id),
+    .m_lookup_queue(e_queue),
+    .m_lookup_user(e_user),
+    .s_cmd_valid(t_cmd_valid),
+    .s_cmd_ready(t_cmd_ready),
+    .s_cmd_op(t_cmd_op),
+    .s_cmd_ipv6(t_cmd_ipv6),
+    .s_cmd_proto(t_cmd_proto),
+    .s_cmd_src(t_cmd_src),
+    .s_cmd_dst(t_cmd_dst),
+    .s_cmd_sport(t_cmd_sport),
+    .s_cmd_dport(t_cmd_dport),
+    .s_cmd_id(t_cmd_id),
+    .s_cmd_queue(t_cmd_queue),
+    .rsp_valid(t_rsp_valid),
+    .rsp_err(t_rsp_err),
+    .rsp_id(t_rsp_id),
+    .rsp_queue(t_rsp_queue),
+    .busy(flt_busy),
+    .count(flt_count)
+);
+
+logic f_valid, f_ready, f_hit;
+logic [FLT_ID_WIDTH-1:0] f_id;
+logic [QWID-1:0] f_queue;
+logic [FU_W-1:0] f_user;
+logic [LKF_LOG2:0] unused_lkf_count;
+// Lookup FIFO instead of a register slice: a steer's table command waits for the lookups in
+// the table's RAM stages to leave, while its packet stalls everything behind it. A lookup is
+// admitted only while the FIFO can take every lookup not yet popped, so they always leave.
+logic [LKF_LOG2:0] lk_cnt_reg = '0;      // lookups admitted, not yet popped from the FIFO
+assign lk_room = lk_cnt_reg != (LKF_LOG2+1)'(1 << LKF_LOG2);
+always_ff @(posedge clk) begin
+    lk_cnt_reg <= lk_cnt_reg + (LKF_LOG2+1)'(g_valid && g_ready) - (LKF_LOG2+1)'(f_valid && f_ready);
+    if (rst) lk_cnt_reg <= '0;
+end
+
+fs_event_fifo #(
+    .DATA_WIDTH(FU_W + 1 + FLT_ID_WIDTH + QWID),
+    .DEPTH_LOG2(LKF_LOG2)
+) fifo_filter (
+    .clk(clk),
+    .rst(rst),
+    .s_evt_valid(e_valid),
+    .s_evt_ready(e_ready),
+    .s_evt_data({e_user, e_hit, e_id, e_queue}),
+    .m_evt_valid(f_valid),
+    .m_evt_ready(f_ready),
+    .m_evt_data({f_user, f_hit, f_id, f_queue}),
+    .count(unused_lkf_count)
+);
+
+// ---------------------------------------------------------------- RSS LUT
+logic [3:0] f_class;
+logic f_is_ip;
+assign f_class = f_user[32 + TUP_W +: 4];
+assign f_is_ip = (f_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT));
+
+logic l_valid, l_ready;
+logic [QWID-1:0] l_queue;
+logic [31:0] unused_l_hash;
+logic unused_l_user;
+logic [FU_W-1:0] l_user_reg;
+logic l_hit_reg;
+logic [FLT_ID_WIDTH-1:0] l_id_reg;
+logic [QWID-1:0] l_fq_reg;
+logic lut_ce;
+assign lut_ce = !l_valid || l_ready;
+
+fs_rss_lut #(
+    .LUT_LOG2(LUT_LOG2),
+    .QUEUE_WIDTH(QWID),
+    .USER_WIDTH(1)
+) lut (
+    .clk(clk),
+    .rst(rst),
+    .cfg_lut_log2(cfg_lut_log2),
+    .lut_wr_en(lut_wr_en),
+    .lut_wr_index(lut_wr_index),
+    .lut_wr_queue(lut_wr_queue),
+    .lut_rd_en(lut_rd_en),
+    .lut_rd_index(lut_rd_index),
+    .lut_rd_queue(lut_rd_queue),
+    .s_lut_valid(f_valid),
+    .s_lut_ready(f_ready),
+    .s_lut_hash(f_is_ip ? f_user[31:0] : 32'd0),
+    .s_lut_user(1'b0),
+    .m_lut_valid(l_valid),
+    .m_lut_ready(l_ready),
+    .m_lut_queue(l_queue),
+    .m_lut_hash(unused_l_hash),
+    .m_lut_user(unused_l_user)
+);
+
+always_ff @(posedge clk) begin
+    if (lut_ce) begin
+        l_user_reg <= f_user;
+        l_hit_reg <= f_hit && f_is_ip && cfg_flt_lookup;
+        l_id_reg <= f_id;
+        l_fq_reg <= f_queue;
+    end
+end
+
+// the packet as it enters the RFS core
+logic [TUP_W-1:0] l_tup;
+logic [3:0] l_class;
+logic [15:0] l_user16;
+logic [TW-1:0] l_tag;
+logic [31:0] l_cmd_seq, l_hash, l_rfs_hash;
+logic l_is_ip, l_hv, l_steerable;
+logic [QWID-1:0] l_aq;
+assign l_tup = l_user_reg[32 +: TUP_W];
+assign l_class = l_user_reg[32 + TUP_W +: 4];
+assign l_user16 = l_user_reg[32 + TUP_W + 4 +: 16];
+assign l_tag = l_user_reg[32 + PB_W +: TW];
+assign l_cmd_seq = l_user_reg[32 + PB_W + TW +: 32];
+assign l_is_ip = (l_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT));
+assign l_hash = l_is_ip ? l_user_reg[31:0] : 32'd0;
+assign l_hv = l_hash != 32'd0;
+assign l_aq = l_hit_reg ? l_fq_reg : l_queue;
+// ndo_rx_flow_steer would accept it: an IP tuple, TCP or UDP, not an IPv4 fragment
+assign l_steerable = l_is_ip && (l_class != 4'(FS_PARSE_CLASS_IPV4_FRAGMENT)) &&
+                     (l_tup[TUP_W-3 -: 8] == 8'd6 || l_tup[TUP_W-3 -: 8] == 8'd17);
+// no get_rps_cpu (rps_needed off) and G2 (queue >= real_num_rx_queues) end like G4: hash 0
+assign l_rfs_hash = (cfg_rps && l_aq < cfg_num_rx_queues) ? l_hash : 32'd0;
+
+// ---------------------------------------------------------------- tag store
+logic ts_wr;
+logic [TS_W-1:0] ts_wr_data, ts_drv_data, ts_rec_data;
+logic [TW-1:0] drv_tag, rec_tag;
+logic rec_accept;
+assign ts_wr = l_valid && l_ready;
+assign ts_wr_data = {l_cmd_seq, l_user16, l_class, l_tup, l_hash, l_hv, l_hit_reg,
+                     l_hit_reg ? 16'(l_id_reg) : 16'd0, l_aq};
+
+fs_ram_sdp #(.DATA_WIDTH(TS_W), .ADDR_WIDTH(TW)) tags_drv (
+    .clk(clk), .wr_en(ts_wr), .wr_addr(l_tag), .wr_data(ts_wr_data),
+    .rd_en(1'b1), .rd_addr(drv_tag), .rd_data(ts_drv_data));
+fs_ram_sdp #(.DATA_WIDTH(TS_W), .ADDR_WIDTH(TW)) tags_rec (
+    .clk(clk), .wr_en(ts_wr), .wr_addr(l_tag), .wr_data(ts_wr_data),
+    .rd_en(rec_accept), .rd_addr(rec_tag), .rd_data(ts_rec_data));
+
+// ---------------------------------------------------------------- RFS core
+logic rq_valid, rq_ready, rs_valid, rs_ready;
+logic [RQW-1:0] rq_queue;
+logic [SLOT_LOG2-1:0] rq_flow_id;
+logic [31:0] rq_hash, rs_rc;
+logic rr_valid, rr_ready, rr_cpu_valid, rr_steer;
+logic [15:0] rr_cpu;
+logic [2:0] rr_path, rr_gate;
+logic [31:0] rr_rc, rr_tail;
+logic [31:0] stat_fwd, stat_hzd;
+logic [31:0] unused_drv_stall, unused_cmd_stall;
+logic [RQW-1:0] unused_rr_sq, unused_rr_rq;
+logic [SLOT_LOG2-1:0] unused_rr_sf, unused_rr_rs;
+logic unused_rr_rv;
+
+fs_rfs_core #(
+    .NUM_CPUS(CPUS),
+    .NUM_QUEUES(QUEUES),
+    .SLOT_LOG2_MAX(SLOT_LOG2),
+    .SOCK_LOG2_MAX(SOCK_LOG2),
+    .RPS_POOL_LOG2(RPS_POOL_LOG2),
+    .TAG_WIDTH(TW)
+) rfs (
+    .clk(clk),
+    .rst(rst),
+    .s_axis_pkt_tvalid(l_valid),
+    .s_axis_pkt_tready(l_ready),
+    .s_axis_pkt_hash(l_rfs_hash),
+    .s_axis_pkt_queue(RQW'(l_aq)),
+    .s_axis_pkt_steerable(l_steerable),
+    .s_axis_pkt_tag(l_tag),
+    .m_axis_rec_tvalid(rr_valid),
+    .m_axis_rec_tready(rr_ready),
+    .m_axis_rec_cpu_valid(rr_cpu_valid),
+    .m_axis_rec_cpu(rr_cpu),
+    .m_axis_rec_path(rr_path),
+    .m_axis_rec_gate(rr_gate),
+    .m_axis_rec_steer(rr_steer),
+    .m_axis_rec_steer_queue(unused_rr_sq),
+    .m_axis_rec_steer_flow_id(unused_rr_sf),
+    .m_axis_rec_steer_rc(rr_rc),
+    .m_axis_rec_rflow_valid(unused_rr_rv),
+    .m_axis_rec_rflow_queue(unused_rr_rq),
+    .m_axis_rec_rflow_slot(unused_rr_rs),
+    .m_axis_rec_tail(rr_tail),
+    .m_axis_rec_tag(rec_tag),
+    .m_drv_req_valid(rq_valid),
+    .m_drv_req_ready(rq_ready),
+    .m_drv_req_queue(rq_queue),
+    .m_drv_req_flow_id(rq_flow_id),
+    .m_drv_req_hash(rq_hash),
+    .m_drv_req_tag(drv_tag),
+    .s_drv_rsp_valid(rs_valid),
+    .s_drv_rsp_ready(rs_ready),
+    .s_drv_rsp_rc(rs_rc),
+    .cmd_valid(rc_cmd_valid),
+    .cmd_ready(rc_cmd_ready),
+    .cmd_op(rc_cmd_op),
+    .cmd_addr(rc_cmd_addr),
+    .cmd_data0(rc_cmd_data0),
+    .cmd_data1(rc_cmd_data1),
+    .rsp_valid(rc_rsp_valid),
+    .rsp_status(rc_rsp_status),
+    .rsp_data0(rc_rsp_data0),
+    .rsp_data1(rc_rsp_data1),
+    .stat_drv_stall(unused_drv_stall),
+    .stat_cmd_stall(unused_cmd_stall),
+    .stat_fwd(stat_fwd),
+    .stat_hzd_stall(stat_hzd)
+);
+
+// ---------------------------------------------------------------- steer driver
+// The tag store answers one clock after the request appears (its tag is the read address):
+// the request is offered to the driver from the second clock on.
+logic drv_rd_ok_reg = 1'b0;
+logic dq_ready, drv_fire;
+logic [TUP_W-1:0] dt_tup;
+logic [3:0] dt_class;
+logic dt_steerable;
+logic [63:0] st_calls, st_adds, st_retargets, st_refusals, st_errors;
+logic [31:0] unused_last_id;
+logic unused_last_id_ready, drv_busy;
+logic [TW-1:0] unused_rsp_tag;
+
+assign dt_tup = ts_drv_data[TS_W-32-16-4-1 -: TUP_W];
+assign dt_class = ts_drv_data[TS_W-32-16-1 -: 4];
+assign dt_steerable = (dt_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT)) &&
+                      (dt_class != 4'(FS_PARSE_CLASS_IPV4_FRAGMENT)) &&
+                      (dt_tup[TUP_W-3 -: 8] == 8'd6 || dt_tup[TUP_W-3 -: 8] == 8'd17);
+assign rq_ready = dq_ready && drv_rd_ok_reg;
+assign drv_fire = rq_valid && rq_ready;
+
+always_ff @(posedge clk) begin
+    drv_rd_ok_reg <= rq_valid && !drv_fire;
+    if (rst) drv_rd_ok_reg <= 1'b0;
+end
+
+fs_steer_driver #(
+    .ID_WIDTH(FLT_ID_WIDTH),
+    .QUEUE_WIDTH(QWID),
+    .EVT_DEPTH_LOG2(EVT_LOG2),
+    .TAG_WIDTH(TW)
+) driver (
+    .clk(clk),
+    .rst(rst),
+    .s_drv_req_valid(rq_valid && drv_rd_ok_reg),
+    .s_drv_req_ready(dq_ready),
+    .s_drv_req_queue(QWID'(rq_queue)),
+    .s_drv_req_flow_id(32'(rq_flow_id)),
+    .s_drv_req_hash(rq_hash),
+    .s_drv_req_steerable(dt_steerable),
+    .s_drv_req_ipv6(dt_tup[TUP_W-1]),
+    .s_drv_req_proto(dt_tup[TUP_W-3 -: 8]),
+    .s_drv_req_src(dt_tup[TUP_W-11 -: 128]),
+    .s_drv_req_dst(dt_tup[TUP_W-139 -: 128]),
+    .s_drv_req_sport(dt_tup[31:16]),
+    .s_drv_req_dport(dt_tup[15:0]),
+    .s_drv_req_tag(drv_tag),
+    .m_drv_rsp_valid(rs_valid),
+    .m_drv_rsp_ready(rs_ready),
+    .m_drv_rsp_rc(rs_rc),
+    .m_drv_rsp_tag(unused_rsp_tag),
+    .m_flt_cmd_valid(d_cmd_valid),
+    .m_flt_cmd_ready(d_cmd_ready),
+    .m_flt_cmd_op(d_cmd_op),
+    .m_flt_cmd_ipv6(d_cmd_ipv6),
+    .m_flt_cmd_proto(d_cmd_proto),
+    .m_flt_cmd_src(d_cmd_src),
+    .m_flt_cmd_dst(d_cmd_dst),
+    .m_flt_cmd_sport(d_cmd_sport),
+    .m_flt_cmd_dport(d_cmd_dport),
+    .m_flt_cmd_id(d_cmd_id),
+    .m_flt_cmd_queue(d_cmd_queue),
+    .s_flt_rsp_valid(t_rsp_valid && !host_wait_reg),
+    .s_flt_rsp_err(t_rsp_err),
+    .s_flt_rsp_id(t_rsp_id),
+    .s_flt_rsp_queue(t_rsp_queue),
+    .flt_lock(flt_lock),
+    .cfg_last_id_wr_valid(1'b0),
+    .cfg_last_id_wr_ready(unused_last_id_ready),
+    .cfg_last_id_wr_data(32'd0),
+    .cfg_last_id(unused_last_id),
+    .m_evt_valid(ev_valid),
+    .m_evt_ready(ev_pop),
+    .m_evt_type(ev_type),
+    .m_evt_id(ev_id),
+    .m_evt_queue(ev_queue),
+    .m_evt_flow_id(ev_flow_id),
+    .m_evt_hash(ev_hash),
+    .m_evt_ipv6(ev_ipv6),
+    .m_evt_proto(ev_proto),
+    .m_evt_src(ev_src),
+    .m_evt_dst(ev_dst),
+    .m_evt_sport(ev_sport),
+    .m_evt_dport(ev_dport),
+    .evt_count(ev_count),
+    .stat_steer_calls(st_calls),
+    .stat_steer_adds(st_adds),
+    .stat_steer_retargets(st_retargets),
+    .stat_evt_refusals(st_refusals),
+    .stat_driver_errors(st_errors),
+    .busy(drv_busy)
+);
+
+// ---------------------------------------------------------------- record
+// stage R1 holds the RFS record while the tag store reads the packet's fields
+logic r1_valid_reg = 1'b0;
+logic r1_cpu_valid_reg, r1_steer_reg;
+logic [15:0] r1_cpu_reg;
+logic [2:0] r1_path_reg, r1_gate_reg;
+logic [31:0] r1_rc_reg, r1_tail_reg;
+logic [TW-1:0] r1_tag_reg;
+logic out_ready;
+
+assign rec_fire = r1_valid_reg && out_ready;
+assign rr_ready = !r1_valid_reg || out_ready;
+assign rec_accept = rr_valid && rr_ready;
+assign r1_tag = r1_tag_reg;
+
+always_ff @(posedge clk) begin
+    if (rr_ready) begin
+        r1_valid_reg <= rr_valid;
+        if (rr_valid) begin
+            r1_cpu_valid_reg <= rr_cpu_valid;
+            r1_cpu_reg <= rr_cpu;
+            r1_path_reg <= rr_path;
+            r1_gate_reg <= rr_gate;
+            r1_steer_reg <= rr_steer;
+            r1_rc_reg <= rr_rc;
+            r1_tail_reg <= rr_tail;
+            r1_tag_reg <= rec_tag;
+        end
+    end
+    if (rst) r1_valid_reg <= 1'b0;
+end
+
+logic [31:0] o_cmd_seq, o_hash;
+logic [15:0] o_user, o_id, o_queue;
+logic [3:0] o_class;
+logic o_hv, o_hit;
+logic [1:0] o_action;
+logic [31:0] o_rc;
+logic [255:0] o_rec;
+logic [TUP_W-1:0] unused_o_tup;
+always_comb begin
+    {o_cmd_seq, o_user, o_class, unused_o_tup, o_hash, o_hv, o_hit, o_id, o_queue} = ts_rec_data;
+    o_action = 2'(FS_STEER_ACTION_NONE);
+    if (r1_path_reg == P_STEERED) o_action = 2'(FS_STEER_ACTION_STEERED);
+    if (r1_path_reg == P_GATE_SKIP) o_action = 2'(FS_STEER_ACTION_SKIPPED);
+    if (r1_path_reg == P_DRV_ERROR) o_action = 2'(FS_STEER_ACTION_DRIVER_ERROR);
+    o_rc = (r1_path_reg == P_STEERED || r1_path_reg == P_DRV_ERROR) ? r1_rc_reg : 32'd0;
+    o_rec = {32'd0,                                                     // word 7
+             r1_tail_reg,                                               // word 6
+             o_cmd_seq,                                                 // word 5
+             16'd0, o_user,                                             // word 4
+             o_rc,                                                      // word 3
+             o_id, r1_cpu_valid_reg ? r1_cpu_reg : 16'd0,               // word 2
+             o_queue, r1_steer_reg, r1_gate_reg, r1_path_reg, o_action,
+             r1_cpu_valid_reg, o_hit, o_hv, o_class,                    // word 1
+             o_hash};                                                   // word 0
+end
+
+fs_skid #(
+    .WIDTH(256)
+) slice_out (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(r1_valid_reg),
+    .s_ready(out_ready),
+    .s_data(o_rec),
+    .m_valid(m_axis_rec_tvalid),
+    .m_ready(m_axis_rec_tready),
+    .m_data(m_axis_rec_tdata)
+);
+
+// ---------------------------------------------------------------- counters (enum counter)
+// record counters count when the record enters the output slice; the driver's own counters
+// (adds, retargets, refusals) and the RFS core's statistics cannot be cleared, so a clear
+// keeps their value as a base
+logic [63:0] c_pkts_reg = 64'd0, c_hashed_reg = 64'd0, c_hits_reg = 64'd0, c_cpu_reg = 64'd0;
+logic [63:0] c_calls_reg = 64'd0, c_skips_reg = 64'd0, c_errors_reg = 64'd0, c_dels_reg = 64'd0;
+logic [63:0] c_class_reg [12];
+logic [63:0] b_adds_reg = 64'd0, b_retargets_reg = 64'd0, b_refusals_reg = 64'd0;
+logic [31:0] b_fwd_reg = 32'd0, b_hzd_reg = 32'd0;
+logic [63:0] refusals_d1_reg = 64'd0;
+logic [63:0] c_adds, c_retargets;
+
+always_comb begin
+    c_adds = st_adds - b_adds_reg;
+    c_retargets = st_retargets - b_retargets_reg;
+end
+
+always_ff @(posedge clk) begin
+    if (rec_fire) begin
+        c_pkts_reg <= c_pkts_reg + 64'd1;
+        c_hashed_reg <= c_hashed_reg + 64'(o_hv);
+        c_hits_reg <= c_hits_reg + 64'(o_hit);
+        c_cpu_reg <= c_cpu_reg + 64'(r1_cpu_valid_reg);
+        c_calls_reg <= c_calls_reg + 64'(r1_steer_reg);
+        c_skips_reg <= c_skips_reg + 64'(r1_path_reg == P_GATE_SKIP);
+        c_errors_reg <= c_errors_reg + 64'(r1_path_reg == P_DRV_ERROR);
+        for (int k = 0; k < 12; k++) begin
+            if (o_class == 4'(k)) c_class_reg[k] <= c_class_reg[k] + 64'd1;
+        end
+    end
+    if (h_delete_done) c_dels_reg <= c_dels_reg + 64'd1;
+    refusals_d1_reg <= st_refusals;
+    evt_overflow_set_reg <= st_refusals != refusals_d1_reg;
+
+    case (cnt_index)
+        5'(FS_COUNTER_PKTS): cnt_value_reg <= c_pkts_reg;
+        5'(FS_COUNTER_PKTS_HASHED): cnt_value_reg <= c_hashed_reg;
+        5'(FS_COUNTER_FLT_HITS): cnt_value_reg <= c_hits_reg;
+        5'(FS_COUNTER_RFS_CPU): cnt_value_reg <= c_cpu_reg;
+        5'(FS_COUNTER_STEER_CALLS): cnt_value_reg <= c_calls_reg;
+        5'(FS_COUNTER_STEER_ADDS): cnt_value_reg <= c_adds;
+        5'(FS_COUNTER_STEER_RETARGETS): cnt_value_reg <= c_retargets;
+        5'(FS_COUNTER_GATE_SKIPS): cnt_value_reg <= c_skips_reg;
+        5'(FS_COUNTER_DRIVER_ERRORS): cnt_value_reg <= c_errors_reg;
+        5'(FS_COUNTER_FLT_DELETES): cnt_value_reg <= c_dels_reg;
+        5'(FS_COUNTER_EVENTS): cnt_value_reg <= c_adds + c_retargets;
+        5'(FS_COUNTER_EVT_REFUSALS): cnt_value_reg <= st_refusals - b_refusals_reg;
+        5'(FS_COUNTER_HAZARD_STALLS): cnt_value_reg <= hazard_stalls_reg;
+        5'(FS_COUNTER_RFS_FWD): cnt_value_reg <= {32'd0, stat_fwd - b_fwd_reg};
+        5'(FS_COUNTER_RFS_HZD_STALL): cnt_value_reg <= {32'd0, stat_hzd - b_hzd_reg};
+        default: begin
+            cnt_value_reg <= 64'd0;
+            for (int k = 0; k < 12; k++) begin
+                if (cnt_index == 5'(FS_COUNTER_PARSE_CLASS0 + k)) cnt_value_reg <= c_class_reg[k];
+            end
+        end
+    endcase
+
+    if (cnt_clear || rst) begin
+        c_pkts_reg <= 64'd0;
+        c_hashed_reg <= 64'd0;
+        c_hits_reg <= 64'd0;
+        c_cpu_reg <= 64'd0;
+        c_calls_reg <= 64'd0;
+        c_skips_reg <= 64'd0;
+        c_errors_reg <= 64'd0;
+        c_dels_reg <= 64'd0;
+        for (int k = 0; k < 12; k++) begin
+            c_class_reg[k] <= 64'd0;
+        end
+        b_adds_reg <= st_adds;
+        b_retargets_reg <= st_retargets;
+        b_refusals_reg <= st_refusals;
+        b_fwd_reg <= stat_fwd;
+        b_hzd_reg <= stat_hzd;
+    end
+    if (rst) begin
+        evt_overflow_set_reg <= 1'b0;
+    end
+end
+
+// unused block outputs: the RFS record's slot bookkeeping, stall statistics, the driver's
+// tag echo, id read-back, lock (host commands never meet it: they run under ord_grant),
+// calls/errors (counted from records, which also see the calls fs_rfs_core answers itself)
+wire unused_top = &{1'b0, unused_lkf_count, ts_drv_data[TS_W-1 -: 48], ts_drv_data[65:0], unused_l_hash, unused_l_user, unused_drv_stall, unused_cmd_stall,
+                    unused_rr_sq, unused_rr_rq, unused_rr_sf, unused_rr_rs, unused_rr_rv,
+                    unused_last_id, unused_last_id_ready, unused_rsp_tag, unused_o_tup, flt_lock,
+                    drv_busy, st_calls, st_errors, cfg_patched, cfg_ntuple, cfg_rmap,
+                    cfg_slot_mask, cfg_rss_key[95:0]};
+
+endmodule
+
+`resetall

@@ -1,0 +1,102 @@
+// The one way tests, the CLI and the host runtime drive the simulated engine
+// (hw/rtl/fs_engine_top.sv, interface in docs/engine-top.md): a Verilator model with an
+// AXI4-Lite master, an AXI4-Stream frame source (random idle gaps) and a record sink (random
+// back-pressure), FST tracing on demand. Everything is single-threaded and deterministic for
+// a given seed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flowsteer/device/register_bus.h"
+#include "flowsteer/engine/engine_model.h"
+#include "flowsteer/engine/engine_regs.h"
+
+namespace flowsteer::sim {
+
+// Two Verilated builds of fs_engine_top (parameters in sim/verilator/verilator.cmake):
+// kStandard: 16 CPUs, 16 queues, 1024-slot tables, 2048 filters, 32-entry event FIFO;
+// kSmall: tiny filter table and event FIFO so FULL and FIFO refusals happen often.
+enum class EngineBuild { kStandard, kSmall };
+
+struct EngineSimOptions {
+  EngineBuild build = EngineBuild::kStandard;
+  uint64_t seed = 1;            // gaps and back-pressure draw from this
+  double frame_gap = 0.0;       // probability of an idle clock before each frame beat
+  double rec_ready = 1.0;       // probability the record sink is ready in a clock
+  std::string trace_path;       // FST file; empty = no trace (env FS_ENGINE_TRACE also works)
+  uint64_t max_wait_clocks = 10'000'000;  // a transaction or drain longer than this throws
+};
+
+// One record as the RTL produced it (docs/engine-top.md "Record").
+struct EngineRecord {
+  engine::OutputRecord rec;     // the fields the golden model defines
+  uint16_t user = 0;
+  uint32_t cmd_seq = 0;         // register transactions ordered before this packet
+  uint8_t path = 0, gate = 0;   // fs_rfs_core SetRpsCpuPath / GateRow (coverage)
+  bool steer_called = false;
+  uint32_t tail = 0;
+  uint64_t clock = 0;           // clock the record was taken from the stream
+  uint64_t accepted_clock = 0;  // clock the frame's last beat was accepted (hazard coverage)
+  int32_t rc = 0;               // word 3 as sent (must be 0 unless STEERED or DRIVER_ERROR)
+  uint32_t reserved = 0;        // word 4 bits 31:16 | word 7 (must be 0)
+};
+
+// One executed register transaction, in the order the master completed it.
+struct AxilTransaction {
+  bool write = false;
+  uint32_t offset = 0, data = 0;   // data: written value, or value read
+  uint8_t strb = 0xF;
+  device::AxiResp resp = device::AxiResp::kOkay;
+  uint64_t clock = 0;              // clock the response was taken
+};
+
+class EngineSim : public device::RegisterBus {
+ public:
+  explicit EngineSim(const EngineSimOptions& opt = EngineSimOptions{});
+  ~EngineSim() override;
+  EngineSim(const EngineSim&) = delete;
+  EngineSim& operator=(const EngineSim&) = delete;
+
+  // AXI4-Lite master, one transaction outstanding: clocks the model until the response.
+  // Frames queued with send_frame keep flowing while a transaction waits.
+  device::AxiResp read(uint32_t offset, uint32_t& value) override;
+  device::AxiResp write(uint32_t offset, uint32_t value, uint8_t strb = 0xF) override;
+  std::string describe() const override { return "verilator engine"; }
+
+  // Frame source: queue a frame (sent in DATA_WIDTH beats with tkeep, tuser = user).
+  void send_frame(const uint8_t* data, size_t len, uint16_t user = 0);
+  void send_frame(const std::vector<uint8_t>& f, uint16_t user = 0) { send_frame(f.data(), f.size(), user); }
+  size_t frames_pending() const;          // queued, not yet fully accepted
+
+  // Record sink: records received so far, oldest first.
+  bool pop_record(EngineRecord& r);
+  size_t records_pending() const;
+
+  void step(uint64_t clocks = 1);         // run the clock
+  // Runs until every queued frame has produced its record (or throws after max_wait_clocks).
+  void drain();
+
+  const std::vector<AxilTransaction>& transactions() const;  // every executed one, in order
+  uint64_t clocks() const;
+  uint64_t frames_accepted() const;       // frames whose last beat was accepted
+  // CAPS0/CAPS1 read at construction; rps_pool_log2 (not in CAPS) from the build
+  engine::EngineCaps caps() const;
+  void set_rec_ready(double p);           // change back-pressure on the fly
+  void set_frame_gap(double p);
+  // Clocks a record was offered while the sink was not ready (back-pressure coverage).
+  uint64_t rec_stall_clocks() const;
+  uint64_t seed() const;
+
+ private:
+  struct Impl;
+  template <class Model>
+  struct ModelImpl;  // Impl over one Verilated class
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace flowsteer::sim
