@@ -177,7 +177,7 @@ localparam [4:0] OP_SOCK_SIZE = 5'd3, OP_QUEUE_TABLE = 5'd4, OP_HEAD_ADD = 5'd5,
                  OP_READ_HEAD_TAIL = 5'd7, OP_MAY_EXPIRE = 5'd8, OP_SET_ONLINE = 5'd9,
                  OP_SET_RMAP = 5'd10, OP_SET_NR_CPU_IDS = 5'd11, OP_SET_MODE = 5'd12,
                  OP_SOCK_WRITE = 5'd13, OP_SOCK_READ = 5'd14, OP_RPS_MAP = 5'd15,
-                 OP_RPS_POOL = 5'd16;
+                 OP_RPS_POOL = 5'd16, OP_SET_CPU_MASK = 5'd17;
 
 // ---------------------------------------------------------------- registers
 logic [31:0] ctrl_reg = FS_CTRL_RESET;
@@ -514,9 +514,11 @@ end
 // A register write or read becomes a short list of fs_rfs_core commands. Per-CPU commands
 // check cpu < nr_cpu_ids in the core, while the model's registers reach every implemented
 // CPU: they run between SET_NR_CPU_IDS(CPUS) and SET_NR_CPU_IDS(nr_cpu_ids).
-// The core derives rps_cpu_mask from nr_cpu_ids when a sock table is sized; the map's
-// RPS_CPU_MASK is applied by re-sizing with nr_cpu_ids = RPS_CPU_MASK + 1 meanwhile (exact
-// for masks 2^k - 1 < 2^CPU_LOG2; other masks become 2^CPU_LOG2 - 1, docs/model-notes.md).
+// The core derives rps_cpu_mask from nr_cpu_ids when a sock table is sized; the engine's
+// mask is always the RPS_CPU_MASK register (as the model's): a RPS_CPU_MASK write sets it
+// with SET_CPU_MASK, a SOCK_CFG write ends with SET_CPU_MASK(RPS_CPU_MASK).
+// The init sequence also zeroes the core's rps_map CPU pool (the model's pool starts at 0)
+// and sets the reset mask.
 localparam [2:0] SK_LIST = 3'd0, SK_ONLINE = 3'd1, SK_INIT = 3'd2;
 logic [2:0] sk_reg = SK_LIST;
 logic [SWEEP_W-1:0] sstep_reg = '0;
@@ -531,14 +533,8 @@ logic [4:0] q_op;
 logic [15:0] q_addr;
 logic [31:0] q_d0, q_d1;
 logic q_last;
-logic [31:0] mask_nr;                              // nr_cpu_ids giving RPS_CPU_MASK
 logic [31:0] on_cnt;                               // CPUs in the online word
 always_comb begin
-    mask_nr = 32'(CPUS);
-    if (((rps_cpu_mask_reg + 32'd1) & rps_cpu_mask_reg) == 32'd0 &&
-        rps_cpu_mask_reg < 32'(CPUS)) begin
-        mask_nr = rps_cpu_mask_reg + 32'd1;
-    end
     on_cnt = (32'(CPUS) - 32'({son_word_reg, 5'd0}) > 32'd32) ? 32'd32 : 32'(CPUS) - 32'({son_word_reg, 5'd0});
     q_op = so_reg[sstep_reg[1:0]];
     q_addr = sa_reg[sstep_reg[1:0]];
@@ -560,7 +556,8 @@ always_comb begin
             q_d0 = 32'(son_bits_reg[5'(sstep_reg - SWEEP_W'(1))]);
         end
     end else if (sk_reg == SK_INIT) begin
-        // every CPU offline with rmap 0, then nr_cpu_ids and the CTRL reset mode
+        // every CPU offline with rmap 0, then nr_cpu_ids, every pool entry 0, the reset
+        // mask and the CTRL reset mode
         q_addr = 16'(sstep_reg >> 1);
         q_d0 = 32'd0;
         q_d1 = 32'd0;
@@ -569,7 +566,15 @@ always_comb begin
         if (32'(sstep_reg) == 32'(2 * CPUS)) begin
             q_op = OP_SET_NR_CPU_IDS;
             q_d0 = FS_NR_CPU_IDS_RESET;
-        end else if (32'(sstep_reg) > 32'(2 * CPUS)) begin
+        end else if (32'(sstep_reg) <= 32'(2 * CPUS + POOL)) begin
+            if (32'(sstep_reg) > 32'(2 * CPUS)) begin
+                q_op = OP_RPS_POOL;
+                q_d0 = 32'(sstep_reg) - 32'(2 * CPUS + 1);
+            end
+        end else if (32'(sstep_reg) == 32'(2 * CPUS + POOL + 1)) begin
+            q_op = OP_SET_CPU_MASK;
+            q_d0 = FS_RPS_CPU_MASK_RESET;
+        end else begin
             q_op = OP_SET_MODE;
             q_d0 = {28'd0, FS_CTRL_RESET[FS_CTRL_RMAP_LSB], FS_CTRL_RESET[FS_CTRL_NTUPLE_LSB],
                     FS_CTRL_RESET[FS_CTRL_SLOT_MASK_LSB], FS_CTRL_RESET[FS_CTRL_PATCHED_LSB]};
@@ -608,21 +613,20 @@ always_comb begin
         l_n = 3'd1;
         l_d0[0] = wv;
     end else if (wa == FS_RPS_CPU_MASK_ADDR[15:2]) begin
-        // the mask takes effect through a same-size re-size (which keeps the entries)
-        l_n = sock_cfg_reg[FS_SOCK_CFG_PRESENT_LSB] ? 3'd3 : 3'd0;
-        l_d0[0] = (((wv + 32'd1) & wv) == 32'd0 && wv < 32'(CPUS)) ? wv + 32'd1 : 32'(CPUS);
-        l_op[1] = OP_SOCK_SIZE;
-        l_d0[1] = 32'(sock_cfg_reg[4:0]);
-        l_d1[1] = 32'd1;
+        l_n = 3'd1;
+        l_op[0] = OP_SET_CPU_MASK;
+        l_d0[0] = wv;
     end else if (wa == FS_SOCK_CFG_ADDR[15:2]) begin
-        // a write clears the table: remove it, then size it anew under RPS_CPU_MASK
-        l_n = wv[FS_SOCK_CFG_PRESENT_LSB] ? 3'd4 : 3'd1;
+        // a write clears the table: remove it, size it anew, then the mask is RPS_CPU_MASK
+        // again (SOCK_SIZE recomputes it from nr_cpu_ids)
+        l_n = wv[FS_SOCK_CFG_PRESENT_LSB] ? 3'd3 : 3'd2;
         l_op[0] = OP_SOCK_SIZE;
         l_d0[0] = 32'd0;
-        l_d0[1] = mask_nr;
-        l_op[2] = OP_SOCK_SIZE;
-        l_d0[2] = 32'(wv[4:0]);
-        l_d1[2] = 32'd1;
+        l_op[1] = wv[FS_SOCK_CFG_PRESENT_LSB] ? OP_SOCK_SIZE : OP_SET_CPU_MASK;
+        l_d0[1] = wv[FS_SOCK_CFG_PRESENT_LSB] ? 32'(wv[4:0]) : rps_cpu_mask_reg;
+        l_d1[1] = 32'd1;
+        l_op[2] = OP_SET_CPU_MASK;
+        l_d0[2] = rps_cpu_mask_reg;
     end else if (wa == FS_SOCK_CMD_ADDR[15:2]) begin
         // WRITE, then READ (a failed WRITE answers SLVERR and skips the READ)
         l_n = 3'(tx_data_reg[FS_SOCK_CMD_WRITE_LSB]) + 3'(tx_data_reg[FS_SOCK_CMD_READ_LSB]);

@@ -10,8 +10,8 @@
 // EngineModel drives it (every packet has a recorded RX queue, rmap present, never dropped).
 //
 // RPS maps (G6) as the register map has them: per queue LEN and BASE into a shared pool of
-// CPU ids (RPS_MAP_CPUS); LEN 0 (the reset value) = no map. A pool entry >= nr_cpu_ids is
-// never returned (the kernel rejects such a map at store time).
+// CPU ids (RPS_MAP_CPUS); LEN 0 (the reset value) = no map. G6 checks cpu_online only (as
+// the kernel and the model); pool entries must be < NUM_CPUS.
 // A packet that is not `steerable` (not TCP/UDP, or an IPv4 fragment) gets rc =
 // -EPROTONOSUPPORT from the engine's driver without a driver-port transaction (the engine
 // model's ndo_rx_flow_steer rejects it before touching the filter table); the call is still
@@ -140,7 +140,8 @@ localparam integer F_HASH = 0;                    // rps_dev_flow.hash (u32, PAT
 // 0 or -errno (-EINVAL bad queue/CPU/index, -ENOMEM log2 above the parameter maximum, where
 // the kernel model would accept a larger table); rsp_data0/1 carry READ_HEAD_TAIL (also
 // returned by the other per-CPU ops), MAY_EXPIRE and SOCK_READ results. rps_cpu_mask is
-// recomputed from nr_cpu_ids by SOCK_SIZE (spec 1.1), as the kernel does at allocation.
+// recomputed from nr_cpu_ids by SOCK_SIZE (spec 1.1), as the kernel does at allocation;
+// SET_CPU_MASK sets it to any 32-bit value (the engine's RPS_CPU_MASK register).
 localparam [4:0] OP_SOCK_RECORD = 5'd1;    // data0 hash, data1 cpu: rps_record_sock_flow
 localparam [4:0] OP_SOCK_DELETE = 5'd2;    // data0 hash: sock_rps_delete_flow
 localparam [4:0] OP_SOCK_SIZE = 5'd3;      // data0 log2, data1[0] present (0 removes)
@@ -158,6 +159,7 @@ localparam [4:0] OP_SOCK_WRITE = 5'd13;    // data0 index, data1 value: raw entr
 localparam [4:0] OP_SOCK_READ = 5'd14;     // data0 index -> data0 entry
 localparam [4:0] OP_RPS_MAP = 5'd15;       // addr queue, data0 LEN (0: no map), data1 BASE
 localparam [4:0] OP_RPS_POOL = 5'd16;      // data0 pool index, data1 CPU
+localparam [4:0] OP_SET_CPU_MASK = 5'd17;  // data0: rps_cpu_mask (any 32-bit value)
 
 localparam [31:0] EINVAL_N = -32'sd22;
 localparam [31:0] ENOMEM_N = -32'sd12;
@@ -211,7 +213,7 @@ logic [4:0] tbl_log_reg [NUM_QUEUES];
 logic sock_present_reg = 1'b0;
 logic [4:0] sock_log_reg = 5'd0;
 logic [KL-1:0] sock_mask_reg = '0;
-logic [15:0] cpu_mask_reg = 16'd0;                 // rps_cpu_mask (bits 31:16 zero)
+logic [31:0] cpu_mask_reg = 32'd0;                 // rps_cpu_mask
 logic [15:0] nr_cpu_ids_reg = 16'(NUM_CPUS);
 logic patched_reg = 1'b1;
 logic mask_mode_reg = 1'b0;
@@ -319,7 +321,8 @@ logic [TAG_WIDTH-1:0] c_tag_reg;
 logic [SL-1:0] c_rslot_reg;
 logic [SW-1:0] c_r_reg;           // R view (forwarded)
 logic c_ident_reg;                // G5b hit
-logic [15:0] c_next_reg;          // next_cpu
+logic [15:0] c_next_reg;          // next_cpu[15:0]
+logic c_next_hi_reg;              // next_cpu[31:16] != 0 (>= nr_cpu_ids, never equals a u16)
 logic [QW-1:0] c_tq_reg;          // rmap[next_cpu]
 logic [SL-1:0] c_pslot_reg;       // slot_tq(h)
 logic [15:0] c_mcpu_reg;          // G6 map CPU
@@ -422,6 +425,7 @@ logic b_r_fwd;
 logic [31:0] b_ident;
 logic b_ident_hit;
 logic [15:0] b_next;
+logic b_next_hi;
 logic [QW-1:0] b_tq;
 logic [SL-1:0] b_pslot;
 
@@ -429,8 +433,9 @@ always_comb begin
     b_r_fwd = wr_d1_en_reg && wr_d1_addr_reg == {b_queue_reg, b_rslot_reg};
     b_r_view = b_r_fwd ? wr_d1_data_reg : ram1_rd_data;
     b_ident = sock_rd_data;
-    b_ident_hit = ((b_ident ^ b_hash_reg) & ~{16'd0, cpu_mask_reg}) == 32'd0;   // G5b
-    b_next = b_ident[15:0] & cpu_mask_reg;                                   // G5c
+    b_ident_hit = ((b_ident ^ b_hash_reg) & ~cpu_mask_reg) == 32'd0;         // G5b
+    b_next = b_ident[15:0] & cpu_mask_reg[15:0];                             // G5c
+    b_next_hi = (b_ident[31:16] & cpu_mask_reg[31:16]) != 16'd0;
     b_tq = rmap_reg[CW'(b_next)];
     b_pslot = slot_of(b_hash_reg, b_prod_reg, cpu_tlog_reg[CW'(b_next)], mask_mode_reg);
 end
@@ -484,7 +489,7 @@ always_comb begin
     c_rcpu = c_r_reg[F_CPU +: 16];
     c_r_ok = c_rcpu < nr_cpu_ids_reg && online_reg[CW'(c_rcpu)];
     c_r_inorder = $signed(head_reg[CW'(c_rcpu)] - c_r_reg[F_LQ +: 32]) >= 0;   // int32 >= 0
-    c_r_ne = c_rcpu != c_next_reg;
+    c_r_ne = c_rcpu != c_next_reg || c_next_hi_reg;     // u16 tcpu != u32 next_cpu
 
     // P: activity (spec 4.1) in the target table, from the RAM word and from last clock's
     // write in parallel (the forwarding select comes last)
@@ -500,12 +505,14 @@ always_comb begin
     c_wpos_q = $signed(window_of(c_log_reg, mask_mode_reg)) > 0;
     c_wpos_tq = $signed(c_win) > 0;
 
-    c_nc_ok = c_next_reg < nr_cpu_ids_reg;                             // S1
+    c_nc_ok = !c_next_hi_reg && c_next_reg < nr_cpu_ids_reg;           // S1
     c_next_ok = c_nc_ok && online_reg[CW'(c_next_reg)];
     c_head_next = head_reg[CW'(c_next_reg)];
     // G6: the queue's rps_map
+    // (cpu_online(tcpu) only, as the kernel and the model: a pool CPU >= nr_cpu_ids that is
+    // online is returned; pool entries are < NUM_CPUS)
     c_map_pre = c_qok && map_len_reg[c_queue_reg] != 16'd0 && c_hash_reg != 32'd0 &&
-                c_mcpu_reg < nr_cpu_ids_reg && online_reg[CW'(c_mcpu_reg)];
+                online_reg[CW'(c_mcpu_reg)];
 end
 
 // ---------------------------------------------------------------- stage D: the kernel
@@ -636,7 +643,7 @@ always_comb begin
     // the written slot: cpu = next_cpu (called) or tcpu0; last_qtail = tail + 1 (enqueued),
     // head[next_cpu] (difference 0) or unchanged with cpu = next_cpu >= nr_cpu_ids
     w_d1 = d_call ? d_next_ok_reg : d_r_ok_reg;
-    w_ne = d_call ? d_next_reg != c_next_reg : d_rcpu != c_next_reg;
+    w_ne = (d_call ? d_next_reg != c_next_reg : d_rcpu != c_next_reg) || c_next_hi_reg;
     w_neg = d_call ? hd_neg[CW'(d_next_reg)] : hd_neg[CW'(d_rcpu)];
     w_zero = d_call ? hd_zero[CW'(d_next_reg)] : hd_zero[CW'(d_rcpu)];
     w_wpos = d_steered ? d_wpos_tq_reg : d_wpos_q_reg;
@@ -711,7 +718,7 @@ always_comb begin
     k_rmap_q_ok = k_rmap_q_ok_reg;
     k_mx_idx_ok = k_mx_idx_ok_reg;
     // rps_record_sock_flow value (spec 1.1)
-    k_sock_val = (cmd_data0_reg & ~{16'd0, cpu_mask_reg}) | cmd_data1_reg;
+    k_sock_val = (cmd_data0_reg & ~cpu_mask_reg) | cmd_data1_reg;
     // rps_cpu_mask = roundup_pow_of_two(nr_cpu_ids) - 1
     k_nr_m1 = nr_m1_reg;
     k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 1);
@@ -833,6 +840,7 @@ always_ff @(posedge clk) begin
             c_rslot_reg <= b_rslot_reg;
             c_ident_reg <= b_ident_hit;
             c_next_reg <= b_next;
+            c_next_hi_reg <= b_next_hi;
             c_tq_reg <= b_tq;
             c_pslot_reg <= b_pslot;
             c_mcpu_reg <= pool_rd_data;
@@ -980,7 +988,7 @@ always_ff @(posedge clk) begin
                     end else if (!k_log_ok_s) begin
                         rsp_status_reg <= ENOMEM_N;
                     end else begin
-                        cpu_mask_reg <= cpu_mask_pre_reg;
+                        cpu_mask_reg <= {16'd0, cpu_mask_pre_reg};
                         if (!sock_present_reg || sock_log_reg != cmd_data0_reg[4:0]) begin
                             // same size keeps the entries; a new table is cleared
                             sock_present_reg <= 1'b1;
@@ -1075,6 +1083,9 @@ always_ff @(posedge clk) begin
                         nr_m1_reg <= cmd_data0_reg[15:0] - 16'd1;
                     end
                 end
+                OP_SET_CPU_MASK: begin
+                    cpu_mask_reg <= cmd_data0_reg;
+                end
                 OP_SET_MODE: begin
                     patched_reg <= cmd_data0_reg[0];
                     mask_mode_reg <= cmd_data0_reg[1];
@@ -1130,7 +1141,7 @@ always_ff @(posedge clk) begin
         sock_present_reg <= 1'b0;
         sock_log_reg <= 5'd0;
         sock_mask_reg <= '0;
-        cpu_mask_reg <= 16'd0;
+        cpu_mask_reg <= 32'd0;
         nr_cpu_ids_reg <= 16'(NUM_CPUS);
         nr_m1_reg <= 16'(NUM_CPUS - 1);
         patched_reg <= 1'b1;

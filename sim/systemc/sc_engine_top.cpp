@@ -43,6 +43,7 @@
 #include <string>
 #include <vector>
 
+#include "engine_record.h"
 #include "engine_stim.h"
 #include "flowsteer/engine/engine_model.h"
 #include "flowsteer/engine/engine_regs.h"
@@ -104,42 +105,9 @@ std::string hex(uint64_t v) {
   return b;
 }
 
-// One record as the RTL produced it (docs/engine-top.md "Record"); the same fields as
-// flowsteer::sim::EngineRecord of the Verilator harness.
-struct Record {
-  eng::OutputRecord rec;
-  uint16_t user = 0;
-  uint32_t cmd_seq = 0, tail = 0, reserved = 0;
-  uint8_t path = 0, gate = 0;
-  bool steer_called = false;
-  int32_t rc = 0;
-  uint64_t clock = 0;
-};
-
-Record decode_record(const uint32_t w[8]) {
-  Record e;
-  eng::OutputRecord& o = e.rec;
-  o.hash = w[0];
-  o.cls = nic::ParseClass(w[1] & 0xF);
-  o.hash_valid = (w[1] >> 4) & 1;
-  o.filter_hit = (w[1] >> 5) & 1;
-  const bool cpu_valid = (w[1] >> 6) & 1;
-  o.action = eng::SteerAction((w[1] >> 7) & 3);
-  e.path = uint8_t((w[1] >> 9) & 7);
-  e.gate = uint8_t((w[1] >> 12) & 7);
-  e.steer_called = (w[1] >> 15) & 1;
-  o.queue = uint16_t(w[1] >> 16);
-  o.cpu = cpu_valid ? int32_t(w[2] & 0xFFFF) : -1;
-  o.filter_id = o.filter_hit ? (w[2] >> 16) : 0;
-  e.rc = int32_t(w[3]);
-  if (o.action == eng::SteerAction::kSteered) o.steer_id = uint32_t(e.rc);
-  if (o.action == eng::SteerAction::kDriverError) o.error = e.rc;
-  e.user = uint16_t(w[4]);
-  e.reserved = (w[4] >> 16) | w[7];
-  e.cmd_seq = w[5];
-  e.tail = w[6];
-  return e;
-}
+// One record as the RTL produced it (docs/engine-top.md "Record"), decoded as the Verilator
+// harness decodes it.
+using Record = flowsteer::sim::EngineRecord;
 
 std::string fmt_record(const Record& e) {
   const eng::OutputRecord& o = e.rec;
@@ -446,7 +414,7 @@ SC_MODULE(EngineBench) {
         const sc_bv<256> d = rec_tdata.read();
         uint32_t w[8];
         for (int i = 0; i < 8; ++i) w[i] = d.get_word(i);
-        Record r = decode_record(w);
+        Record r = flowsteer::sim::decode_engine_record(w);
         r.clock = cycle_;
         recs_.push_back(r);
         progress_ = true;

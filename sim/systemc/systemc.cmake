@@ -81,7 +81,7 @@ endforeach()
 # sc_engine_top_selftest: the bench on a stand-in of the engine built on the golden model
 # (engine_model_dut.h), no RTL: it must pass for every seed (a failure is a bench bug).
 add_executable(sc_engine_top_selftest ${FS_SC_DIR}/sc_engine_top.cpp)
-target_include_directories(sc_engine_top_selftest PRIVATE ${FS_SC_DIR} ${FS_SC_ROOT}/testbench/rtl)
+target_include_directories(sc_engine_top_selftest PRIVATE ${FS_SC_DIR} ${FS_SC_ROOT}/testbench/rtl ${FS_SC_ROOT}/sim/verilator)
 target_compile_definitions(sc_engine_top_selftest PRIVATE FS_SC_ENGINE_MODEL_DUT=1 ${_fs_sc_eng_defs})
 target_compile_options(sc_engine_top_selftest PRIVATE -Wall -Wextra -Werror)
 target_link_libraries(sc_engine_top_selftest PRIVATE flowsteer_model PkgConfig::SystemC)
@@ -107,7 +107,7 @@ if(EXISTS ${FS_SC_ENGINE_TOP})
   fs_sc_add_model(vsc_engine_top fs_engine_top SOURCES ${_fs_sc_eng_src} PARAMS ${FS_SC_ENGINE_PARAMS})
 
   add_executable(sc_engine_top ${FS_SC_DIR}/sc_engine_top.cpp)
-  target_include_directories(sc_engine_top PRIVATE ${FS_SC_DIR} ${FS_SC_ROOT}/testbench/rtl)
+  target_include_directories(sc_engine_top PRIVATE ${FS_SC_DIR} ${FS_SC_ROOT}/testbench/rtl ${FS_SC_ROOT}/sim/verilator)
   target_compile_definitions(sc_engine_top PRIVATE ${_fs_sc_eng_defs})
   target_compile_options(sc_engine_top PRIVATE -Wall -Wextra -Werror)
   target_link_libraries(sc_engine_top PRIVATE vsc_engine_top flowsteer_model)

@@ -230,33 +230,12 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
   EngineRecord decode_record() {
     uint32_t w[8];
     for (size_t i = 0; i < 8; ++i) w[i] = rec_word(m->m_axis_rec_tdata, i);
-    EngineRecord e;
-    engine::OutputRecord& o = e.rec;
-    o.hash = w[0];
-    o.cls = nic::ParseClass(w[1] & 0xF);
-    o.hash_valid = (w[1] >> 4) & 1;
-    o.filter_hit = (w[1] >> 5) & 1;
-    const bool cpu_valid = (w[1] >> 6) & 1;
-    o.action = engine::SteerAction((w[1] >> 7) & 3);
-    e.path = uint8_t((w[1] >> 9) & 7);
-    e.gate = uint8_t((w[1] >> 12) & 7);
-    e.steer_called = (w[1] >> 15) & 1;
-    o.queue = uint16_t(w[1] >> 16);
-    o.cpu = cpu_valid ? int32_t(w[2] & 0xFFFF) : -1;
-    o.filter_id = o.filter_hit ? (w[2] >> 16) : 0;
-    const int32_t rc = int32_t(w[3]);
-    if (o.action == engine::SteerAction::kSteered) o.steer_id = uint32_t(rc);
-    if (o.action == engine::SteerAction::kDriverError) o.error = rc;
-    e.user = uint16_t(w[4]);
-    e.cmd_seq = w[5];
-    e.tail = w[6];
+    EngineRecord e = decode_engine_record(w);
     e.clock = clocks + 1;  // taken at the coming edge
     if (!accept_clocks.empty()) {
       e.accepted_clock = accept_clocks.front();
       accept_clocks.pop_front();
     }
-    e.rc = rc;
-    e.reserved = (w[4] >> 16) | w[7];
     return e;
   }
 };

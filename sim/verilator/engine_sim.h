@@ -15,6 +15,7 @@
 #include "flowsteer/device/register_bus.h"
 #include "flowsteer/engine/engine_model.h"
 #include "flowsteer/engine/engine_regs.h"
+#include "engine_record.h"
 
 namespace flowsteer::sim {
 
@@ -30,20 +31,6 @@ struct EngineSimOptions {
   double rec_ready = 1.0;       // probability the record sink is ready in a clock
   std::string trace_path;       // FST file; empty = no trace (env FS_ENGINE_TRACE also works)
   uint64_t max_wait_clocks = 10'000'000;  // a transaction or drain longer than this throws
-};
-
-// One record as the RTL produced it (docs/engine-top.md "Record").
-struct EngineRecord {
-  engine::OutputRecord rec;     // the fields the golden model defines
-  uint16_t user = 0;
-  uint32_t cmd_seq = 0;         // register transactions ordered before this packet
-  uint8_t path = 0, gate = 0;   // fs_rfs_core SetRpsCpuPath / GateRow (coverage)
-  bool steer_called = false;
-  uint32_t tail = 0;
-  uint64_t clock = 0;           // clock the record was taken from the stream
-  uint64_t accepted_clock = 0;  // clock the frame's last beat was accepted (hazard coverage)
-  int32_t rc = 0;               // word 3 as sent (must be 0 unless STEERED or DRIVER_ERROR)
-  uint32_t reserved = 0;        // word 4 bits 31:16 | word 7 (must be 0)
 };
 
 // One executed register transaction, in the order the master completed it.
