@@ -52,6 +52,7 @@ void Stimulus::build_pool() {
   };
   // single-beat (throughput) runs spread over many flows: no same-hash stalls by design
   const unsigned n = cfg_.single_beat ? 1024 : 6 + rnd(20);
+  random_flows_ = n;
   for (unsigned i = 0; i < n; ++i) {
     const int fam = cfg_.single_beat || chance(0.7) ? 4 : 6;
     Flow f;
@@ -73,14 +74,26 @@ void Stimulus::build_pool() {
     f.fragment = false;
     pool_.push_back(f);
   }
+  if (!cfg_.single_beat) {
+    // Always present (a pool of a few random flows often has none): an IPv4 ICMP flow
+    // (ipv4-other), an IPv6 and an IPv4 fragment flow. With sock entries (recorded with the
+    // fragment's own hash) they migrate like the others, and the engine's driver answers
+    // their steers with -EPROTONOSUPPORT.
+    pool_.push_back(Flow{random_tuple(4, 1), false});
+    pool_.push_back(Flow{random_tuple(6, kIpProtoUdp), true});
+    pool_.push_back(Flow{random_tuple(4, chance(0.5) ? kIpProtoTcp : kIpProtoUdp), true});
+  }
   // Five TCP/UDP tuples in one filter bucket: more than the ways, so inserts find it FULL.
+  bucket_flows_.clear();
   if (!cfg_.single_beat || caps_.flt_bucket_bits <= 8) {
     const FlowTuple first = random_tuple(4, kIpProtoUdp);
     const uint32_t bucket = engine::filter_bucket(first, caps_.flt_bucket_bits);
+    bucket_flows_.push_back(pool_.size());
     pool_.push_back(Flow{first, false});
     for (unsigned found = 1, tries = 0; found < caps_.flt_ways + 1 && tries < 400000; ++tries) {
       FlowTuple t = random_tuple(4, chance(0.5) ? kIpProtoTcp : kIpProtoUdp);
       if (engine::filter_bucket(t, caps_.flt_bucket_bits) != bucket) continue;
+      bucket_flows_.push_back(pool_.size());
       pool_.push_back(Flow{t, false});
       ++found;
     }
@@ -150,22 +163,26 @@ std::vector<uint8_t> Stimulus::junk_frame() {
       for (unsigned i = 0, n = 1 + rnd(20); i < n; ++i) f.push_back(uint8_t(rng_()));
       return f;
     }
-    default: {  // IPv4 fragment of a random tuple
+    default: {  // IPv4 or IPv6 fragment of a random tuple
       nic::FrameOptions o;
-      o.ipv4_more_fragments = true;
-      return nic::build_frame(random_tuple(4, kIpProtoUdp), o);
+      const int fam = chance(0.5) ? 4 : 6;
+      o.ipv4_more_fragments = fam == 4;
+      o.ipv6_fragment_header = fam == 6;
+      return nic::build_frame(random_tuple(fam, kIpProtoUdp), o);
     }
   }
 }
 
-uint32_t Stimulus::flow_hash(const FlowTuple& t) {
-  const std::vector<uint8_t> f = nic::build_frame(t);
+uint32_t Stimulus::flow_hash(const FlowTuple& t, bool fragment) {
+  nic::FrameOptions o;  // a fragment hashes without its ports (as flow_frame sends it)
+  if (fragment) (t.family == 4 ? o.ipv4_more_fragments : o.ipv6_fragment_header) = true;
+  const std::vector<uint8_t> f = nic::build_frame(t, o);
   return sb_.model().model().rss().hash(nic::parse_frame(f.data(), f.size()));
 }
 
 // rps_record_sock_flow as the register-level host does it (spec 1.1).
-void Stimulus::sock_write(const FlowTuple& t, uint32_t cpu) {
-  const uint32_t h = flow_hash(t);
+void Stimulus::sock_write(const FlowTuple& t, uint32_t cpu, bool fragment) {
+  const uint32_t h = flow_hash(t, fragment);
   if (!h) return;
   wr(r::SOCK_INDEX::kAddr, h & ((1u << sock_log2_) - 1));
   wr(r::SOCK_VALUE::kAddr, (h & ~rps_cpu_mask_) | cpu);
@@ -180,7 +197,10 @@ uint32_t Stimulus::ctrl_value() const {
 
 void Stimulus::setup() {
   const uint32_t max_cpus = 1u << caps_.cpu_log2, max_queues = 1u << caps_.queue_log2;
-  cpus_ = std::min<uint32_t>(max_cpus, 3 + rnd(14));       // often not a power of two
+  // Not a power of two (when the build has room): rps_cpu_mask then admits sock entries with
+  // CPUs >= nr_cpu_ids, set_rps_cpu S1 (path invalid_cpu).
+  do cpus_ = std::min<uint32_t>(max_cpus > 4 ? max_cpus - 1 : max_cpus, 3 + rnd(14));
+  while (max_cpus > 4 && (cpus_ & (cpus_ - 1)) == 0);
   queues_ = std::min<uint32_t>(max_queues, 2 + rnd(7));
   rps_cpu_mask_ = uint32_t(kernel::roundup_pow_of_two(cpus_) - 1);
   sock_log2_ = std::min<uint32_t>(caps_.sock_log2, 4 + rnd(5));
@@ -215,7 +235,7 @@ void Stimulus::setup() {
   wr(r::SOCK_CFG::kAddr, r::SOCK_CFG::LOG2.put(sock_log2_) | r::SOCK_CFG::PRESENT.put(1));
   wr(r::CTRL::kAddr, ctrl_value());
   for (const Flow& f : pool_)
-    if (chance(0.85)) sock_write(f.tuple, rnd(rps_cpu_mask_ + 1));
+    if (chance(0.85)) sock_write(f, rnd(rps_cpu_mask_ + 1));
 }
 
 void Stimulus::pop_events(unsigned max) {
@@ -237,18 +257,131 @@ void Stimulus::pop_events(unsigned max) {
   }
 }
 
+void Stimulus::flt_key(const FlowTuple& t) {
+  for (uint32_t w = 0; w < 4; ++w) {
+    uint32_t s = 0, d = 0;
+    for (uint32_t b = 0; b < 4; ++b) {
+      s |= uint32_t(t.src[w * 4 + b]) << (24 - 8 * b);
+      d |= uint32_t(t.dst[w * 4 + b]) << (24 - 8 * b);
+    }
+    if (w == 0 || t.family == 6) {
+      wr(r::FLT_SRC::addr(w), s);
+      wr(r::FLT_DST::addr(w), d);
+    }
+  }
+  wr(r::FLT_PORTS::kAddr, r::FLT_PORTS::SPORT.put(t.sport) | r::FLT_PORTS::DPORT.put(t.dport));
+  wr(r::FLT_META::kAddr, r::FLT_META::PROTO.put(t.proto) | r::FLT_META::IPV6.put(t.family == 6));
+}
+
+uint32_t Stimulus::flt_op(const FlowTuple& t, uint32_t op, uint32_t id, uint32_t queue, uint32_t* result) {
+  flt_key(t);
+  wr(r::FLT_ID::kAddr, id & ((1u << caps_.flt_id_width) - 1));
+  wr(r::FLT_QUEUE::kAddr, queue);
+  wr(r::FLT_CMD::kAddr, op);
+  const uint32_t err = r::FLT_STATUS::ERR.get(rd(r::FLT_STATUS::kAddr));
+  const uint32_t res = rd(r::FLT_RESULT::kAddr);
+  if (result) *result = res;
+  return err;
+}
+
+// Spec 3.2 row "same flow, new CPU" (patched): flow f was steered to CPU A, so its slot P in
+// queue rmap[A] holds f's filter and hash and is active. The host expires f's filter (the slot
+// keeps the id), f's socket moves to a CPU B != A with rmap[B] == rmap[A]; f's next packet
+// arrives on its RSS queue, and set_rps_cpu(B) finds P active, same hash, cpu A != B. The
+// backlogs are processed first (head = tail), so the slot f arrives on is inactive (G5e) while
+// P stays inside its activity window.
+void Stimulus::scenario_same_queue_migration() {
+  const size_t i = rnd(std::min<uint32_t>(6, uint32_t(random_flows_)));
+  const Flow& f = pool_[i];
+  if (f.fragment || (f.tuple.proto != kIpProtoTcp && f.tuple.proto != kIpProtoUdp)) return;
+  const uint32_t h = flow_hash(f.tuple);
+  if (!h) return;
+  wr(r::SOCK_INDEX::kAddr, h & ((1u << sock_log2_) - 1));
+  wr(r::SOCK_CMD::kAddr, r::SOCK_CMD::READ.put(1));
+  const uint32_t ent = rd(r::SOCK_VALUE::kAddr);
+  const uint32_t a = ent & rps_cpu_mask_;
+  std::vector<uint32_t> same;
+  if (((ent ^ h) & ~rps_cpu_mask_) == 0 && a < cpus_) {
+    const uint32_t qa = r::RMAP::QUEUE.get(rd(r::RMAP::addr(a)));
+    for (uint32_t c = 0; c < cpus_; ++c)
+      if (c != a && r::RMAP::QUEUE.get(rd(r::RMAP::addr(c))) == qa) same.push_back(c);
+  }
+  for (uint32_t c = 0; c < cpus_; ++c) {
+    const uint32_t gap = rd(r::TAIL::addr(c)) - rd(r::HEAD::addr(c));
+    if (int32_t(gap) > 0) wr(r::HEAD_ADD::addr(c), gap);
+  }
+  uint32_t id = 0;
+  if (flt_op(f.tuple, uint32_t(r::FilterOp::kLookup), 0, 0, &id) == uint32_t(r::FilterErr::kOk))
+    flt_op(f.tuple, uint32_t(r::FilterOp::kDelete), r::FLT_RESULT::ID.get(id), 0);
+  sock_write(f, same.empty() ? rnd(cpus_) : same[rnd(uint32_t(same.size()))]);
+  burst_flow_ = i;
+  burst_left_ = 2 + rnd(4);
+}
+
+// fs_rfs_core's one unforwarded hazard (its header): backlog processing overshoots, head moves
+// past tail on every CPU (by 2..9; now and then by more than an activity window, which also
+// makes slots inactive), then a burst on one flow: each packet's slot view was just written
+// with last_qtail = tail + 1 < head, and D stalls a clock (RFS_HZD_STALL).
+void Stimulus::scenario_head_past_tail() {
+  for (uint32_t c = 0; c < cpus_; ++c) {
+    const uint32_t gap = rd(r::TAIL::addr(c)) - rd(r::HEAD::addr(c));
+    wr(r::HEAD_ADD::addr(c), gap + (chance(0.2) ? 700 + rnd(2000) : 2 + rnd(8)));
+  }
+  burst_flow_ = rnd(std::min<uint32_t>(4, uint32_t(pool_.size())));
+  burst_left_ = 4 + rnd(8);
+}
+
+// -ENOSPC: the host fills the planted bucket with filters for all its tuples but one (ids from
+// the top of the id space, away from the engine's counter), expires that one's own filter and
+// moves its socket: its next steer finds every way of the bucket in use.
+void Stimulus::scenario_full_bucket() {
+  if (bucket_flows_.size() < 2) return;
+  const uint32_t top = (1u << caps_.flt_id_width) - 1;
+  const size_t last = bucket_flows_[rnd(uint32_t(bucket_flows_.size()))];
+  uint32_t k = 0;
+  for (size_t i : bucket_flows_) {
+    if (i == last) continue;
+    flt_op(pool_[i].tuple, uint32_t(r::FilterOp::kDelete), top - k, 0);
+    flt_op(pool_[i].tuple, uint32_t(r::FilterOp::kInsert), top - k, rnd(queues_));
+    ++k;
+  }
+  uint32_t id = 0;
+  if (flt_op(pool_[last].tuple, uint32_t(r::FilterOp::kLookup), 0, 0, &id) == uint32_t(r::FilterErr::kOk))
+    flt_op(pool_[last].tuple, uint32_t(r::FilterOp::kDelete), r::FLT_RESULT::ID.get(id), 0);
+  sock_write(pool_[last], rnd(cpus_));
+  burst_flow_ = last;
+  burst_left_ = 2 + rnd(4);
+}
+
+void Stimulus::scenario() {
+  const uint32_t pick = rnd(5);
+  // In an original-variant run the gate only exists in the short patched windows of the mode
+  // flips: spend every scenario there on the gate's "same flow, new CPU" row.
+  if (pick < 2 || (patched_ && cfg_.patched == 0)) scenario_same_queue_migration();
+  else if (pick < 4) scenario_head_past_tail();
+  else scenario_full_bucket();
+}
+
 void Stimulus::command() {
+  if (chance(0.1)) return scenario();
   const uint32_t pick = rnd(100);
   if (pick < 22) {  // CPU migration: the app moved, its sock entry is rewritten
-    sock_write(pool_[rnd(uint32_t(pool_.size()))].tuple, rnd(rps_cpu_mask_ + 1));
+    sock_write(pool_[rnd(uint32_t(pool_.size()))], rnd(rps_cpu_mask_ + 1));
   } else if (pick < 32) {  // backlog processed: head advances (slots go inactive)
     const uint32_t c = rnd(cpus_);
     if (chance(0.5)) wr(r::HEAD_ADD::addr(c), rnd(4));
     else wr(r::HEAD_ADD::addr(c), rd(r::TAIL::addr(c)) - rd(r::HEAD::addr(c)));
   } else if (pick < 44) {  // the host runtime's event service
-    if (!hoard_events_) pop_events(1 + rnd(6));
-    else rd(r::EVT_STATUS::kAddr);
-    if (chance(0.05)) hoard_events_ = !hoard_events_;
+    if (!hoard_events_) {
+      pop_events(1 + rnd(6));
+    } else if (r::EVT_STATUS::COUNT.get(rd(r::EVT_STATUS::kAddr)) >= (1u << caps_.evt_log2)) {
+      ++hoard_full_;
+    }
+    // a hoard lasts until the FIFO was seen full a few times (steers get -EBUSY meanwhile)
+    if (hoard_events_ ? hoard_full_ >= 3 || chance(0.01) : chance(0.05)) {
+      hoard_events_ = !hoard_events_;
+      hoard_full_ = 0;
+    }
   } else if (pick < 50) {  // filter deletes (expiry) and rps_may_expire_flow queries
     wr(r::EXP_QUEUE::kAddr, last_event_queue_);
     wr(r::EXP_FLOW_ID::kAddr, chance(0.8) ? last_event_flow_ : rnd(64));
@@ -260,19 +393,7 @@ void Stimulus::command() {
     rd(r::FLT_STATUS::kAddr);
   } else if (pick < 55) {  // host filter commands; an insert under the engine's next id
     const FlowTuple t = chance(0.5) ? pool_[rnd(uint32_t(pool_.size()))].tuple : random_tuple(4, kIpProtoTcp);
-    for (uint32_t w = 0; w < 4; ++w) {
-      uint32_t s = 0, d = 0;
-      for (uint32_t b = 0; b < 4; ++b) {
-        s |= uint32_t(t.src[w * 4 + b]) << (24 - 8 * b);
-        d |= uint32_t(t.dst[w * 4 + b]) << (24 - 8 * b);
-      }
-      if (w == 0 || t.family == 6) {
-        wr(r::FLT_SRC::addr(w), s);
-        wr(r::FLT_DST::addr(w), d);
-      }
-    }
-    wr(r::FLT_PORTS::kAddr, r::FLT_PORTS::SPORT.put(t.sport) | r::FLT_PORTS::DPORT.put(t.dport));
-    wr(r::FLT_META::kAddr, r::FLT_META::PROTO.put(t.proto) | r::FLT_META::IPV6.put(t.family == 6));
+    flt_key(t);
     const uint32_t next = uint32_t(sb_.model().model().last_fltr_id() + 1) % 0xFFFF;
     wr(r::FLT_ID::kAddr, (next + rnd(3)) & ((1u << caps_.flt_id_width) - 1));
     wr(r::FLT_QUEUE::kAddr, rnd(queues_));
@@ -316,7 +437,7 @@ void Stimulus::command() {
     wr(r::HASH_CFG::kAddr, drawn == 3 ? drawn : hash_mode_);
     if (chance(0.3)) wr(r::HASH_SEED::kAddr, uint32_t(rng_()));
     for (const Flow& f : pool_)
-      if (chance(0.6)) sock_write(f.tuple, rnd(rps_cpu_mask_ + 1));
+      if (chance(0.6)) sock_write(f, rnd(rps_cpu_mask_ + 1));
   } else if (pick < 74) {  // RFS map changes: rmap, LUT, rps_map, CPU online
     switch (rnd(4)) {
       case 0: wr(r::RMAP::addr(rnd(cpus_)), rnd(queues_)); break;
@@ -353,7 +474,8 @@ void Stimulus::command() {
       wr(r::CNT_CLEAR::kAddr, 1);
     } else {
       // fresh flows: new tuples, new filters, new events
-      const size_t i = rnd(uint32_t(pool_.size()));
+      const size_t i = rnd(uint32_t(random_flows_));  // the planted flows stay
+      pool_[i].fragment = false;
       const int fam = cfg_.single_beat || chance(0.7) ? 4 : 6;
       pool_[i].tuple = random_tuple(fam, chance(0.5) ? kIpProtoTcp : kIpProtoUdp);
       sock_write(pool_[i].tuple, rnd(rps_cpu_mask_ + 1));

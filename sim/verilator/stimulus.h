@@ -66,9 +66,19 @@ class Stimulus {
   void build_pool();
   std::vector<uint8_t> flow_frame(const Flow& f, bool reverse);
   std::vector<uint8_t> junk_frame();
-  uint32_t flow_hash(const FlowTuple& t);
-  void sock_write(const FlowTuple& t, uint32_t cpu);
+  uint32_t flow_hash(const FlowTuple& t, bool fragment = false);
+  void sock_write(const FlowTuple& t, uint32_t cpu, bool fragment = false);
+  void sock_write(const Flow& f, uint32_t cpu) { sock_write(f.tuple, cpu, f.fragment); }
   void command();
+  // Targeted sequences for bins the random mix reaches too rarely (see stimulus.cpp).
+  void scenario();
+  void scenario_same_queue_migration();
+  void scenario_head_past_tail();
+  void scenario_full_bucket();
+  // a host filter command on key t; returns FLT_STATUS.ERR (FLT_RESULT into *result)
+  uint32_t flt_op(const FlowTuple& t, uint32_t op, uint32_t id, uint32_t queue, uint32_t* result = nullptr);
+  void flt_key(const FlowTuple& t);
+  uint32_t flt_wait();
   void pop_events(unsigned max);
   uint32_t ctrl_value() const;
 
@@ -84,6 +94,9 @@ class Stimulus {
   bool patched_ = true, slot_mask_ = false, ntuple_ = true, rmap_ = true, rps_ = true, flt_lookup_ = true;
   uint32_t hash_mode_ = 0;
   bool hoard_events_ = false;  // let the event FIFO fill (EBUSY refusals)
+  unsigned hoard_full_ = 0;     // event-service commands seen with the FIFO full while hoarding
+  std::vector<size_t> bucket_flows_;  // pool indexes of the planted one-bucket tuples
+  size_t random_flows_ = 0;           // pool_[0, random_flows_) are random; the rest planted
   uint64_t sent_ = 0;
   uint32_t last_event_id_ = 0, last_event_queue_ = 0, last_event_flow_ = 0;
 };
