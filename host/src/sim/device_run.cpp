@@ -1,7 +1,5 @@
 #include "flowsteer/sim/device_run.h"
 
-#include <pcap/pcap.h>
-
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -94,34 +92,20 @@ class SyntheticTraffic : public Traffic {
 class PcapTraffic : public Traffic {
  public:
   PcapTraffic(const std::string& path, uint32_t cpus) {
-    char err[PCAP_ERRBUF_SIZE] = {0};
-    pcap_t* pc = pcap_open_offline(path.c_str(), err);
-    if (!pc) throw std::runtime_error("cannot read pcap '" + path + "': " + err);
-    struct Closer {
-      pcap_t* p;
-      ~Closer() { pcap_close(p); }
-    } closer{pc};
-    if (pcap_datalink(pc) != DLT_EN10MB)
-      throw std::runtime_error("'" + path + "' is not an Ethernet capture (link type " +
-                               std::to_string(pcap_datalink(pc)) + ")");
     std::unordered_map<FlowTuple, uint32_t, FlowTupleHash> conns;
-    struct pcap_pkthdr* hdr = nullptr;
-    const u_char* data = nullptr;
-    int rc;
     uint64_t first = 0;
-    while ((rc = pcap_next_ex(pc, &hdr, &data)) == 1) {
-      uint64_t ms = uint64_t(hdr->ts.tv_sec) * 1000 + uint64_t(hdr->ts.tv_usec) / 1000;
+    for_each_pcap_frame(path, [&](const PcapFrame& f) {
+      uint64_t ms = f.ms;
       if (frames_.empty()) first = ms;
       ms = ms >= first ? ms - first : 0;           // out-of-order stamps join the first ms
       if (!ms_.empty()) ms = std::max(ms, ms_.back());
-      nic::ParsedFrame p = nic::parse_frame(data, hdr->caplen);
+      nic::ParsedFrame p = nic::parse_frame(f.data, f.caplen);
       uint32_t cpu = 0;
       if (p.is_ip()) cpu = conns.emplace(connection_key(p.tuple), uint32_t(conns.size())).first->second % cpus;
-      frames_.emplace_back(data, data + hdr->caplen);
+      frames_.emplace_back(f.data, f.data + f.caplen);
       ms_.push_back(ms);
       cpu_.push_back(cpu);
-    }
-    if (rc == PCAP_ERROR) throw std::runtime_error("error reading '" + path + "': " + pcap_geterr(pc));
+    });
   }
   void due(uint64_t now, std::vector<uint32_t>& out) override {
     while (pos_ < ms_.size() && ms_[pos_] <= now) out.push_back(uint32_t(pos_++));

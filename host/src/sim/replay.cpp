@@ -63,7 +63,7 @@ ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg) {
   return replay_pcap(path, cfg, eng);
 }
 
-ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg, ReplayEngine& eng) {
+void for_each_pcap_frame(const std::string& path, const std::function<void(const PcapFrame&)>& frame) {
   char err[PCAP_ERRBUF_SIZE] = {0};
   pcap_t* pc = pcap_open_offline(path.c_str(), err);
   if (!pc) throw std::runtime_error("cannot read pcap '" + path + "': " + err);
@@ -74,17 +74,29 @@ ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg, Repla
   if (pcap_datalink(pc) != DLT_EN10MB)
     throw std::runtime_error("'" + path + "' is not an Ethernet capture (link type " +
                              std::to_string(pcap_datalink(pc)) + ")");
+  struct pcap_pkthdr* hdr = nullptr;
+  const u_char* data = nullptr;
+  int rc;
+  while ((rc = pcap_next_ex(pc, &hdr, &data)) == 1) {
+    PcapFrame f;
+    f.ms = uint64_t(hdr->ts.tv_sec) * 1000 + uint64_t(hdr->ts.tv_usec) / 1000;
+    f.data = data;
+    f.caplen = hdr->caplen;
+    f.len = hdr->len;
+    frame(f);
+  }
+  if (rc == PCAP_ERROR)
+    throw std::runtime_error("error reading '" + path + "': " + pcap_geterr(pc));
+}
 
+ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg, ReplayEngine& eng) {
   ReplayResult res;
   res.by_class.assign(nic::kParseClassCount, 0);
   std::unordered_map<FlowTuple, size_t, FlowTupleHash> index;
   uint64_t last_ms = 0, last_sync = 0;
   bool first = true;
-  struct pcap_pkthdr* hdr = nullptr;
-  const u_char* data = nullptr;
-  int rc;
-  while ((rc = pcap_next_ex(pc, &hdr, &data)) == 1) {
-    uint64_t ms = uint64_t(hdr->ts.tv_sec) * 1000 + uint64_t(hdr->ts.tv_usec) / 1000;
+  for_each_pcap_frame(path, [&](const PcapFrame& f) {
+    const uint64_t ms = f.ms;
     if (first) last_ms = last_sync = ms, first = false;
     if (ms != last_ms) {  // the backlogs were processed meanwhile: heads catch up
       eng.backlogs_processed();
@@ -95,12 +107,12 @@ ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg, Repla
       last_sync = ms;
     }
     ++res.frames;
-    if (hdr->caplen < hdr->len) ++res.truncated_by_snaplen;
-    nic::ParsedFrame p = nic::parse_frame(data, hdr->caplen);
-    engine::OutputRecord r = eng.packet(data, hdr->caplen);
+    if (f.caplen < f.len) ++res.truncated_by_snaplen;
+    nic::ParsedFrame p = nic::parse_frame(f.data, f.caplen);
+    engine::OutputRecord r = eng.packet(f.data, f.caplen);
     eng.take_events(ms);
     ++res.by_class[size_t(r.cls)];
-    if (!p.is_ip()) continue;
+    if (!p.is_ip()) return;
     FlowTuple key = connection_key(p.tuple);
     auto [it, fresh] = index.emplace(key, res.connections.size());
     if (fresh) {
@@ -120,9 +132,7 @@ ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg, Repla
     c.skips += r.action == engine::SteerAction::kSkipped;
     c.driver_errors += r.action == engine::SteerAction::kDriverError;
     if (r.hash_valid) eng.sock_record(r.hash, c.app_cpu);  // the app reads on its CPU
-  }
-  if (rc == PCAP_ERROR)
-    throw std::runtime_error("error reading '" + path + "': " + pcap_geterr(pc));
+  });
   eng.finish(res);
   return res;
 }

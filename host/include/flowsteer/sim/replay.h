@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <set>
@@ -65,6 +66,16 @@ class ReplayEngine {
   virtual void sock_record(uint32_t hash, uint32_t cpu) = 0;  // the app read on `cpu`
   virtual void finish(ReplayResult& r) = 0;           // counters and end state into r
 };
+
+// One frame of a capture: its time stamp in ms, the captured bytes and the wire length.
+struct PcapFrame {
+  uint64_t ms = 0;
+  const uint8_t* data = nullptr;
+  uint32_t caplen = 0, len = 0;
+};
+// Calls `frame` for every frame of an Ethernet pcap, in file order (libpcap). Throws
+// std::runtime_error with one line on an unreadable file or a non-Ethernet capture.
+void for_each_pcap_frame(const std::string& path, const std::function<void(const PcapFrame&)>& frame);
 
 // Throws std::runtime_error with one line on an unreadable file or a non-Ethernet capture.
 ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg);
