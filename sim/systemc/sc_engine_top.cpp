@@ -590,22 +590,10 @@ SC_MODULE(EngineBench) {
       return;
     }
     const kern::RxDecision& d = model_.model().last_decision();
-    Record e;
-    e.rec = *want;
-    e.path = uint8_t(d.path);
-    e.gate = uint8_t(d.gate);
-    e.steer_called = d.steer.called;
-    e.tail = d.cpu >= 0 ? d.tail : 0;
-    e.user = f.user;
-    e.rc = want->action == eng::SteerAction::kSteered       ? int32_t(want->steer_id)
-           : want->action == eng::SteerAction::kDriverError ? want->error
-                                                            : 0;
-    e.reserved = 0;
+    const Record e = flowsteer::sim::expected_engine_record(*want, d, f.user);
     ++rep_.checked_outputs;
     rep_.last_out_cycle = a.clock;
-    if (e.rec != a.rec || e.path != a.path || e.gate != a.gate ||
-        e.steer_called != a.steer_called || e.tail != a.tail || e.user != a.user ||
-        e.rc != a.rc || e.reserved != a.reserved) {
+    if (!flowsteer::sim::same_engine_record(e, a)) {
       fail(ev, a.clock,
                     "record of packet " + std::to_string(packets_) + " (" +
                         std::to_string(f.bytes.size()) + "-byte " +

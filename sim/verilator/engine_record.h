@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "flowsteer/engine/engine_model.h"
+#include "flowsteer/kernel/kernel.h"
 
 namespace flowsteer::sim {
 
@@ -46,6 +47,30 @@ inline EngineRecord decode_engine_record(const uint32_t w[8]) {
   e.cmd_seq = w[5];
   e.tail = w[6];
   return e;
+}
+
+// What the RTL must send for a packet, from the golden model's record and decision
+// (tail and rc as the record carries them; user = the frame's tuser).
+inline EngineRecord expected_engine_record(const engine::OutputRecord& want, const kernel::RxDecision& d,
+                                           uint16_t user) {
+  EngineRecord e;
+  e.rec = want;
+  e.path = uint8_t(d.path);
+  e.gate = uint8_t(d.gate);
+  e.steer_called = d.steer.called;
+  e.tail = d.cpu >= 0 ? d.tail : 0;
+  e.user = user;
+  e.rc = want.action == engine::SteerAction::kSteered       ? int32_t(want.steer_id)
+         : want.action == engine::SteerAction::kDriverError ? want.error
+                                                            : 0;
+  e.reserved = 0;
+  return e;
+}
+
+// Every field the record defines (not the clocks or cmd_seq, which the checker places itself).
+inline bool same_engine_record(const EngineRecord& a, const EngineRecord& b) {
+  return a.rec == b.rec && a.path == b.path && a.gate == b.gate && a.steer_called == b.steer_called &&
+         a.tail == b.tail && a.user == b.user && a.rc == b.rc && a.reserved == b.reserved;
 }
 
 }  // namespace flowsteer::sim

@@ -220,19 +220,8 @@ void Scoreboard::check_record(const EngineRecord& a) {
     return;
   }
   const kernel::RxDecision& d = model_.model().last_decision();
-  EngineRecord e;
-  e.rec = *want;
-  e.path = uint8_t(d.path);
-  e.gate = uint8_t(d.gate);
-  e.steer_called = d.steer.called;
-  e.tail = d.cpu >= 0 ? d.tail : 0;
-  e.user = user;
-  e.rc = want->action == engine::SteerAction::kSteered      ? int32_t(want->steer_id)
-         : want->action == engine::SteerAction::kDriverError ? want->error
-                                                            : 0;
-  e.reserved = 0;
-  if (e.rec != a.rec || e.path != a.path || e.gate != a.gate || e.steer_called != a.steer_called ||
-      e.tail != a.tail || e.user != a.user || e.rc != a.rc || e.reserved != a.reserved) {
+  const EngineRecord e = expected_engine_record(*want, d, user);
+  if (!same_engine_record(e, a)) {
     fail(a.clock, "record of packet " + std::to_string(stats_.packets) + " (" + std::to_string(bytes.size()) +
                       "-byte frame, cmd_seq " + std::to_string(a.cmd_seq) + ")",
          describe(e), describe(a));
