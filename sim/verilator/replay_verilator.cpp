@@ -1,4 +1,4 @@
-// ReplayEngine over EngineSim + Scoreboard: the host side (EngineDriver, aRFS runtime)
+// runs::ReplayEngine over EngineSim + Scoreboard: the host side (EngineDriver, aRFS runtime)
 // talks to the RTL through the scoreboarded register bus, frames go one at a time.
 #include "replay_verilator.h"
 
@@ -11,12 +11,12 @@ namespace flowsteer::sim {
 
 namespace {
 
-class VerilatorReplayEngine : public ReplayEngine {
+class VerilatorReplayEngine : public runs::ReplayEngine {
  public:
-  VerilatorReplayEngine(const ReplayConfig& cfg, const VerilatorReplayOptions& o)
+  VerilatorReplayEngine(const runs::ReplayConfig& cfg, const VerilatorReplayOptions& o)
       : cfg_(cfg), sim_(sim_options(o)), sb_(sim_, o.seed, o.rerun), bus_(sb_), drv_(bus_), rt_(drv_),
         rerun_(o.rerun) {
-    drv_.configure(replay_setup(cfg));  // the same setup the model replay gets
+    drv_.configure(runs::replay_setup(cfg));  // the same setup the model replay gets
     check();
     sb_.on_record([this](const EngineRecord& r, const std::vector<uint8_t>&) {
       last_ = r.rec;
@@ -51,8 +51,8 @@ class VerilatorReplayEngine : public ReplayEngine {
     drv_.rps_record_sock_flow(hash, cpu);
     check();
   }
-  void finish(ReplayResult& r) override {
-    read_driver_counters(drv_, rt_, r);
+  void finish(runs::ReplayResult& r) override {
+    runs::read_driver_counters(drv_, rt_, r);
     sb_.finish();
     check();
   }
@@ -69,7 +69,7 @@ class VerilatorReplayEngine : public ReplayEngine {
     if (!sb_.ok()) throw ReplayMismatch(sb_.mismatch()->format(sim_.seed(), rerun_));
   }
 
-  ReplayConfig cfg_;
+  runs::ReplayConfig cfg_;
   EngineSim sim_;
   Scoreboard sb_;
   ScoreboardBus bus_;
@@ -82,7 +82,7 @@ class VerilatorReplayEngine : public ReplayEngine {
 
 }  // namespace
 
-std::unique_ptr<ReplayEngine> make_verilator_replay_engine(const ReplayConfig& cfg,
+std::unique_ptr<runs::ReplayEngine> make_verilator_replay_engine(const runs::ReplayConfig& cfg,
                                                            const VerilatorReplayOptions& opt) {
   return std::make_unique<VerilatorReplayEngine>(cfg, opt);
 }

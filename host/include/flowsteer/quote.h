@@ -1,4 +1,4 @@
-// Input bytes in an error message (issue 13): between single quotes, escaped (\n \r \t \0
+// Input bytes in an error message: between single quotes, escaped (\n \r \t \0
 // \\ \' and \xNN for other control or non-ASCII bytes) and bounded to at most `max`
 // characters of escaped text, then "...". A message quoting input this way is one line.
 #pragma once

@@ -1,4 +1,4 @@
-// Progress of a long run on stderr (issue 13): only when enabled (stderr is a terminal, or
+// Progress of a long run on stderr: only when enabled (stderr is a terminal, or
 // --progress), so tests and pipelines stay quiet. On a terminal one line redrawn in place,
 // at most a few times a second; otherwise a line per 10%.
 #pragma once

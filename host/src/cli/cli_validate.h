@@ -1,4 +1,4 @@
-// The validation layer every verb shares (issue 13): strict numbers, bounded quoting of
+// The validation layer every verb shares: strict numbers, bounded quoting of
 // input bytes, a memory estimate checked before allocating, output files that are checked
 // before the run and committed (temporary file + rename) after it, and one line for every
 // error. Exit codes: DESIGN.md "The command line" (0 ok, 1 failed check, 2 bad usage/input).

@@ -1,4 +1,4 @@
-// flowsteer device: the host runtime on a backend (issue 6).
+// flowsteer device: the host runtime on a backend.
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -12,7 +12,10 @@
 #include "cli_progress.h"
 #include "cli_validate.h"
 #include "flowsteer/device/engine_port.h"
-#include "flowsteer/sim/device_run.h"
+#include "flowsteer/runs/device_run.h"
+#if defined(FLOWSTEER_HAVE_VERILATOR)
+#include "verilator_port.h"
+#endif
 
 namespace flowsteer::cli {
 
@@ -25,7 +28,7 @@ int cmd_device(int argc, char** argv) {
   std::string model_caps = "map", build = "standard", trace;
   unsigned device_index = 0;
   driver::EngineSetup setup;
-  sim::DeviceWorkload w;
+  runs::DeviceWorkload w;
   double frame_gap = 0.0, rec_ready = 1.0;
   app.add_option("--backend", backend, "model (default) | verilator | xrt")
       ->check(CLI::IsMember({"model", "verilator", "xrt"}));
@@ -106,13 +109,14 @@ int cmd_device(int argc, char** argv) {
     (void)frames;
     bar.update(now);
   };
-  sim::DeviceReport rep;
+  runs::DeviceReport rep;
   try {
     std::unique_ptr<device::EnginePort> port;
     if (backend == "model") {
       engine::EngineCaps caps;  // the register map's implemented sizes
 #if defined(FLOWSTEER_HAVE_VERILATOR)
-      if (model_caps == "verilator") caps = device::verilator_caps(build == "small");
+      if (model_caps == "verilator")
+        caps = sim::verilator_caps(build == "small" ? sim::EngineBuild::kSmall : sim::EngineBuild::kStandard);
 #endif
       port = device::open_model_port(caps);
     } else if (backend == "verilator") {
@@ -120,23 +124,24 @@ int cmd_device(int argc, char** argv) {
       // One setup for both: the model of the build's sizes runs first (it also refuses a
       // setup the build cannot hold, before the slow run), then the RTL; the two reports
       // must be equal.
-      auto model = device::open_model_port(device::verilator_caps(build == "small"));
-      const sim::DeviceReport m = sim::run_device(*model, setup, w);
-      device::VerilatorPortOptions o;
-      o.small_build = build == "small";
+      const sim::EngineBuild eb = build == "small" ? sim::EngineBuild::kSmall : sim::EngineBuild::kStandard;
+      auto model = device::open_model_port(sim::verilator_caps(eb));
+      const runs::DeviceReport m = runs::run_device(*model, setup, w);
+      sim::EngineSimOptions o;
+      o.build = eb;
       o.seed = w.seed;
       o.frame_gap = frame_gap;
       o.rec_ready = rec_ready;
       o.trace_path = trace.empty() ? "" : wave.write_path();
-      port = device::open_verilator_port(o);
-      sim::DeviceWorkload wv = w;
+      port = sim::open_verilator_port(o);
+      runs::DeviceWorkload wv = w;
       wv.progress = hook;
-      rep = sim::run_device(*port, setup, wv);
+      rep = runs::run_device(*port, setup, wv);
       bar.done();
       port.reset();  // closes the waveform
       if (!trace.empty()) wave.commit_external();
-      sim::print_device_report(std::cout, rep);
-      if (const std::string diff = sim::first_difference(m, rep); !diff.empty()) {
+      runs::print_device_report(std::cout, rep);
+      if (const std::string diff = runs::first_difference(m, rep); !diff.empty()) {
         std::cerr << "flowsteer device: the simulated engine differs from the model of its build: "
                   << one_line(diff) << "\n";
         return kExitCheckFailed;
@@ -146,13 +151,13 @@ int cmd_device(int argc, char** argv) {
       port = device::open_xrt_port(xclbin, device_index);
     }
     if (backend != "verilator") {
-      sim::DeviceWorkload wm = w;
+      runs::DeviceWorkload wm = w;
       wm.progress = hook;
-      rep = sim::run_device(*port, setup, wm);
+      rep = runs::run_device(*port, setup, wm);
       bar.done();
-      sim::print_device_report(std::cout, rep);
+      runs::print_device_report(std::cout, rep);
     }
-  } catch (const device::DeviceError& e) {
+  } catch (const bus::DeviceError& e) {
     return usage_error("device", e.what());
   } catch (const std::invalid_argument& e) {
     return usage_error("device", e.what());
@@ -160,7 +165,7 @@ int cmd_device(int argc, char** argv) {
     return usage_error("device", e.what());
   }
   if (json.is_open()) {
-    sim::write_device_json(json.stream(), rep);
+    runs::write_device_json(json.stream(), rep);
     json.commit();
   }
   return kExitOk;

@@ -1,4 +1,4 @@
-// flowsteer experiment: the seed experiment on the built-in model (issue 3).
+// flowsteer experiment: the seed experiment on the built-in model.
 #include <unistd.h>
 
 #include <chrono>
@@ -12,14 +12,14 @@
 #include "cli_common.h"
 #include "cli_validate.h"
 #include "flowsteer/kernel/kernel.h"
-#include "flowsteer/sim/experiment.h"
+#include "flowsteer/runs/experiment.h"
 
 namespace flowsteer::cli {
 
 int cmd_experiment(int argc, char** argv) {
-  sim::ExperimentConfig cfg;
-  sim::SystemConfig& b = cfg.base;
-  const sim::SystemConfig defaults;
+  runs::ExperimentConfig cfg;
+  system::SystemConfig& b = cfg.base;
+  const system::SystemConfig defaults;
   // Default virtual time: warm-up + 20 service-task periods of steady state, and then some.
   b.duration_s = 27.0;
   b.warmup_s = 5.0;
@@ -95,18 +95,18 @@ int cmd_experiment(int argc, char** argv) {
   b.slot_mode = slot == "mask" ? kernel::SlotMode::kMask : kernel::SlotMode::kLog;
   b.match = match == "flow_id" ? driver::MatchMode::kFlowId : driver::MatchMode::kTuple;
   cfg.threads = threads;
-  if (std::string err = sim::validate(b); !err.empty()) return usage_error("experiment", err);
+  if (std::string err = system::validate(b); !err.empty()) return usage_error("experiment", err);
   for (uint32_t s : cfg.sizes) {
-    sim::SystemConfig one = b;
+    system::SystemConfig one = b;
     one.rps_flow_cnt = s;
-    if (std::string err = sim::validate(one); !err.empty()) return usage_error("experiment", err);
+    if (std::string err = system::validate(one); !err.empty()) return usage_error("experiment", err);
   }
   {  // memory before allocating: the runs that go at once, each with its largest tables
     uint64_t max_slots = 0;
     for (uint32_t s : cfg.sizes) max_slots = std::max<uint64_t>(max_slots, uint64_t(b.cpus) * kernel::roundup_pow_of_two(s));
     const uint64_t per_run = max_slots * 48 + uint64_t(b.flows) * 512 + (uint64_t(8) << 20);
-    const uint64_t runs = uint64_t(cfg.sizes.size()) * cfg.kinds.size();
-    const uint64_t at_once = std::min<uint64_t>(runs, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
+    const uint64_t n_runs = uint64_t(cfg.sizes.size()) * cfg.kinds.size();
+    const uint64_t at_once = std::min<uint64_t>(n_runs, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
     check_memory(per_run * at_once, std::to_string(at_once) + " concurrent run(s) of --cpus " + std::to_string(b.cpus) +
                                         " x --rps-flow-cnt " + std::to_string(max_slots / b.cpus));
   }
@@ -136,26 +136,26 @@ int cmd_experiment(int argc, char** argv) {
       std::fprintf(stderr, "progress: %3d%%  %.0f s\n", pct, el);
     }
   };
-  sim::ExperimentResult res = sim::run_experiment(cfg, progress);
+  runs::ExperimentResult res = runs::run_experiment(cfg, progress);
   if (tty && !quiet) std::fprintf(stderr, "\n");
 
   const bool seed_scale = b.flows == defaults.flows && b.cpus == defaults.cpus;
   const bool apply_checks = !no_check && (force_check || seed_scale);
   if (!apply_checks) res.checks.clear();
-  sim::print_table(std::cout, res);
+  runs::print_table(std::cout, res);
   if (!apply_checks && !no_check)
     std::cout << "\nShape checks: skipped (not the seed's 12000 flows x 144 CPUs; --check forces them)\n";
 
   if (json_out.is_open()) {
-    sim::write_json(json_out.stream(), res);
+    runs::write_json(json_out.stream(), res);
     json_out.commit();
   }
   if (csv_out.is_open()) {
-    sim::write_csv(csv_out.stream(), res);
+    runs::write_csv(csv_out.stream(), res);
     csv_out.commit();
   }
   if (plot_out.is_open()) {
-    if (std::string err = sim::write_plot(plot_out.write_path(), res); !err.empty())
+    if (std::string err = runs::write_plot(plot_out.write_path(), res); !err.empty())
       return usage_error("experiment", err);
     plot_out.commit_external();
   }

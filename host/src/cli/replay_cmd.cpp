@@ -1,4 +1,4 @@
-// flowsteer replay --pcap FILE: an Ethernet capture through the engine (issue 5).
+// flowsteer replay --pcap FILE: an Ethernet capture through the engine.
 #include <fstream>
 #include <iostream>
 
@@ -8,10 +8,10 @@
 #include "cli_common.h"
 #include "cli_progress.h"
 #include "cli_validate.h"
-#include "flowsteer/device/engine_port.h"
-#include "flowsteer/sim/replay.h"
+#include "flowsteer/runs/replay.h"
 #ifdef FLOWSTEER_HAVE_VERILATOR
 #include "replay_verilator.h"
+#include "verilator_port.h"
 #endif
 
 namespace flowsteer::cli {
@@ -19,9 +19,9 @@ namespace flowsteer::cli {
 namespace {
 
 // Counts the frames an engine takes (progress of a long RTL run).
-class CountingEngine : public sim::ReplayEngine {
+class CountingEngine : public runs::ReplayEngine {
  public:
-  CountingEngine(sim::ReplayEngine& e, std::function<void(uint64_t)> fn) : e_(e), fn_(std::move(fn)) {}
+  CountingEngine(runs::ReplayEngine& e, std::function<void(uint64_t)> fn) : e_(e), fn_(std::move(fn)) {}
   engine::OutputRecord packet(const uint8_t* f, size_t n) override {
     auto r = e_.packet(f, n);
     fn_(++n_);
@@ -31,10 +31,10 @@ class CountingEngine : public sim::ReplayEngine {
   void service(uint64_t ms) override { e_.service(ms); }
   void take_events(uint64_t ms) override { e_.take_events(ms); }
   void sock_record(uint32_t h, uint32_t c) override { e_.sock_record(h, c); }
-  void finish(sim::ReplayResult& r) override { e_.finish(r); }
+  void finish(runs::ReplayResult& r) override { e_.finish(r); }
 
  private:
-  sim::ReplayEngine& e_;
+  runs::ReplayEngine& e_;
   std::function<void(uint64_t)> fn_;
   uint64_t n_ = 0;
 };
@@ -51,7 +51,7 @@ int cmd_replay(int argc, char** argv) {
                "(both directions together)",
                "replay"};
   std::string pcap, backend = "model", json_path, hash = "toeplitz-symxor", variant = "patched";
-  sim::ReplayConfig cfg;
+  runs::ReplayConfig cfg;
   uint32_t cpus = 16;
   app.add_option("--pcap", pcap, "capture file (Ethernet link type)")->required();
   app.add_option("--backend", backend, "model (the golden engine model) | verilator")
@@ -89,19 +89,19 @@ int cmd_replay(int argc, char** argv) {
   // stands for, and a setup that engine cannot hold is refused before anything runs.
   engine::EngineCaps caps;  // the register map's implemented sizes
 #ifdef FLOWSTEER_HAVE_VERILATOR
-  if (backend == "verilator" || model_caps == "verilator") caps = device::verilator_caps(false);
+  if (backend == "verilator" || model_caps == "verilator") caps = sim::verilator_caps(sim::EngineBuild::kStandard);
 #endif
   // the summary grows with the capture: about its size again in memory, at worst
   check_memory(file_size_or_zero(pcap) * 2, "--pcap " + quote(pcap));
-  auto model = sim::make_model_replay_engine(cfg, caps);  // validates the setup (KnobError)
+  auto model = runs::make_model_replay_engine(cfg, caps);  // validates the setup (KnobError)
   OutputFile json, wave;
   if (!json_path.empty()) json.open(json_path, "--json");
   if (!trace.empty()) wave.open(trace, "--trace");
   const bool show = progress || isatty(STDERR_FILENO);
-  sim::ReplayResult r;
+  runs::ReplayResult r;
   if (backend == "verilator") {
 #ifdef FLOWSTEER_HAVE_VERILATOR
-    sim::ReplayResult m = sim::replay_pcap(pcap, cfg, *model);
+    runs::ReplayResult m = runs::replay_pcap(pcap, cfg, *model);
     // every record and register answer is checked against the scoreboard's model on the way
     sim::VerilatorReplayOptions vo;
     vo.trace_path = trace.empty() ? "" : wave.write_path();
@@ -112,7 +112,7 @@ int cmd_replay(int argc, char** argv) {
       auto eng = sim::make_verilator_replay_engine(cfg, vo);
       Progress bar("replay", show, m.frames);
       CountingEngine counted(*eng, [&](uint64_t n) { bar.update(n); });
-      r = sim::replay_pcap(pcap, cfg, counted);
+      r = runs::replay_pcap(pcap, cfg, counted);
       bar.done();
     } catch (const sim::ReplayMismatch& e) {
       std::cout << e.what();
@@ -120,8 +120,8 @@ int cmd_replay(int argc, char** argv) {
       return kExitCheckFailed;
     }
     if (!trace.empty()) wave.commit_external();
-    const std::string diff = sim::first_difference(m, r);
-    sim::print_replay(std::cout, r);
+    const std::string diff = runs::first_difference(m, r);
+    runs::print_replay(std::cout, r);
     if (!diff.empty()) {
       std::cerr << "flowsteer replay: the simulated engine's summary differs from the model's at "
                 << one_line(diff) << "\n";
@@ -129,11 +129,11 @@ int cmd_replay(int argc, char** argv) {
     }
 #endif
   } else {
-    r = sim::replay_pcap(pcap, cfg, *model);
-    sim::print_replay(std::cout, r);
+    r = runs::replay_pcap(pcap, cfg, *model);
+    runs::print_replay(std::cout, r);
   }
   if (json.is_open()) {
-    sim::write_replay_json(json.stream(), r);
+    runs::write_replay_json(json.stream(), r);
     json.commit();
   }
   return kExitOk;

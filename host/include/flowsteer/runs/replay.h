@@ -17,7 +17,7 @@
 #include "flowsteer/engine/engine_model.h"
 #include "flowsteer/engine/engine_regs.h"
 
-namespace flowsteer::sim {
+namespace flowsteer::runs {
 
 struct ReplayConfig {
   engine::EngineParams params;     // cpus, queues, LUT, filter table, variant
@@ -104,4 +104,4 @@ std::string endpoint_text(const FlowTuple& t, bool src);
 void print_replay(std::ostream& os, const ReplayResult& r);
 void write_replay_json(std::ostream& os, const ReplayResult& r);
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::runs
