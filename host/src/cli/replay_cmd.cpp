@@ -97,7 +97,7 @@ int cmd_replay(int argc, char** argv) {
   OutputFile json, wave;
   if (!json_path.empty()) json.open(json_path, "--json");
   if (!trace.empty()) wave.open(trace, "--trace");
-  const bool show = progress || isatty(STDERR_FILENO);
+  [[maybe_unused]] const bool show = progress || isatty(STDERR_FILENO);  // verilator backend
   runs::ReplayResult r;
   if (backend == "verilator") {
 #ifdef FLOWSTEER_HAVE_VERILATOR
