@@ -3,7 +3,7 @@
 # FS_GEN_DIR, flowsteer_regs_gen, fs_add_rtl_test from there).
 set(FS_ENGINE_HW_DIR ${CMAKE_CURRENT_LIST_DIR})
 get_filename_component(FS_ENGINE_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
-set(FS_ENGINE_MODULES fs_engine_top fs_axil_regs fs_parser fs_hash fs_filter_table fs_rss_lut
+set(FS_ENGINE_MODULES fs_engine_top fs_axil_regs fs_axil_slave fs_reg_file fs_reg_sequencer fs_parser fs_hash fs_filter_table fs_rss_lut
   fs_rfs_core fs_steer_driver fs_event_fifo fs_ram_sdp fs_skid fs_record_pack)
 set(FS_ENGINE_SOURCES)
 foreach(m ${FS_ENGINE_MODULES})

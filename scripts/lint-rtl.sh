@@ -45,7 +45,8 @@ min_params() {
     fs_ram_sdp) echo "-GDATA_WIDTH=1 -GADDR_WIDTH=1" ;;
     fs_filter_table) echo "-GBUCKET_BITS=1 -GWAYS=1 -GID_WIDTH=1 -GQUEUE_WIDTH=1 -GUSER_WIDTH=1" ;;
     fs_rss_lut) echo "-GLUT_LOG2=1 -GQUEUE_WIDTH=1 -GUSER_WIDTH=1" ;;
-    fs_axil_regs) echo "-GLUT_LOG2=1 -GQUEUE_WIDTH=1 -GID_WIDTH=1 -GCPU_LOG2=1" ;;
+    fs_axil_regs|fs_reg_file) echo "-GLUT_LOG2=1 -GQUEUE_WIDTH=1 -GID_WIDTH=1 -GCPU_LOG2=1" ;;
+    fs_reg_sequencer) echo "-GCPU_LOG2=0 -GRPS_POOL_LOG2=1" ;;
     fs_nic_plane) echo "-GDATA_WIDTH=64 -GUSER_WIDTH=1 -GLUT_LOG2=1 -GQUEUE_WIDTH=1 -GFLT_BUCKET_BITS=1 -GFLT_WAYS=1 -GFLT_ID_WIDTH=1 -GCPU_LOG2=1" ;;
     fs_rfs_core) echo "-GNUM_CPUS=1 -GNUM_QUEUES=1 -GSLOT_LOG2_MAX=1 -GSOCK_LOG2_MAX=1 -GRPS_POOL_LOG2=1 -GTAG_WIDTH=1" ;;
     fs_steer_driver) echo "-GID_WIDTH=1 -GQUEUE_WIDTH=1 -GEVT_DEPTH_LOG2=1 -GTAG_WIDTH=1" ;;
