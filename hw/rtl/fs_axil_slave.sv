@@ -1,0 +1,128 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// AXI4-Lite slave front end: holds AW, W and AR until they are used, offers one complete
+// transaction at a time (a write once AW and W are both held, else a read) on tx_*, and
+// answers it on B or R when rsp_valid pulses. rsp_idle: no answer is waiting for the master
+// (or it is being taken this clock), so the next transaction may start.
+module fs_axil_slave (
+    input  wire         clk,
+    input  wire         rst,
+
+    // AXI4-Lite slave
+    input  wire [15:0]  s_axil_awaddr,
+    input  wire [2:0]   s_axil_awprot,
+    input  wire         s_axil_awvalid,
+    output wire         s_axil_awready,
+    input  wire [31:0]  s_axil_wdata,
+    input  wire [3:0]   s_axil_wstrb,
+    input  wire         s_axil_wvalid,
+    output wire         s_axil_wready,
+    output wire [1:0]   s_axil_bresp,
+    output wire         s_axil_bvalid,
+    input  wire         s_axil_bready,
+    input  wire [15:0]  s_axil_araddr,
+    input  wire [2:0]   s_axil_arprot,
+    input  wire         s_axil_arvalid,
+    output wire         s_axil_arready,
+    output wire [31:0]  s_axil_rdata,
+    output wire [1:0]   s_axil_rresp,
+    output wire         s_axil_rvalid,
+    input  wire         s_axil_rready,
+
+    // the held transaction; tx_take (one clock) consumes it
+    output wire         tx_valid,
+    input  wire         tx_take,
+    output wire         tx_wr,
+    output wire [15:0]  tx_addr,
+    output wire [31:0]  tx_data,
+    output wire [3:0]   tx_strb,
+
+    // the answer of the transaction taken last
+    input  wire         rsp_valid,
+    input  wire         rsp_wr,
+    input  wire         rsp_err,         // SLVERR (read data 0)
+    input  wire [31:0]  rsp_rdata,
+    output wire         rsp_idle
+);
+
+localparam [1:0] RESP_OKAY = 2'b00;
+localparam [1:0] RESP_SLVERR = 2'b10;
+
+logic aw_held_reg = 1'b0, w_held_reg = 1'b0, ar_held_reg = 1'b0;
+logic [15:0] aw_addr_reg, ar_addr_reg;
+logic [31:0] w_data_reg;
+logic [3:0] w_strb_reg;
+logic bvalid_reg = 1'b0, rvalid_reg = 1'b0;
+logic [1:0] bresp_reg = RESP_OKAY, rresp_reg = RESP_OKAY;
+logic [31:0] rdata_reg = 32'd0;
+
+wire wr_ready = aw_held_reg && w_held_reg;
+
+always_ff @(posedge clk) begin
+    if (s_axil_awvalid && !aw_held_reg) begin
+        aw_held_reg <= 1'b1;
+        aw_addr_reg <= s_axil_awaddr;
+    end
+    if (s_axil_wvalid && !w_held_reg) begin
+        w_held_reg <= 1'b1;
+        w_data_reg <= s_axil_wdata;
+        w_strb_reg <= s_axil_wstrb;
+    end
+    if (s_axil_arvalid && !ar_held_reg) begin
+        ar_held_reg <= 1'b1;
+        ar_addr_reg <= s_axil_araddr;
+    end
+    if (tx_take) begin
+        if (wr_ready) begin
+            aw_held_reg <= 1'b0;
+            w_held_reg <= 1'b0;
+        end else begin
+            ar_held_reg <= 1'b0;
+        end
+    end
+    if (bvalid_reg && s_axil_bready) bvalid_reg <= 1'b0;
+    if (rvalid_reg && s_axil_rready) rvalid_reg <= 1'b0;
+    if (rsp_valid) begin
+        if (rsp_wr) begin
+            bvalid_reg <= 1'b1;
+            bresp_reg <= rsp_err ? RESP_SLVERR : RESP_OKAY;
+        end else begin
+            rvalid_reg <= 1'b1;
+            rresp_reg <= rsp_err ? RESP_SLVERR : RESP_OKAY;
+            rdata_reg <= rsp_err ? 32'd0 : rsp_rdata;
+        end
+    end
+    if (rst) begin
+        aw_held_reg <= 1'b0;
+        w_held_reg <= 1'b0;
+        ar_held_reg <= 1'b0;
+        bvalid_reg <= 1'b0;
+        rvalid_reg <= 1'b0;
+    end
+end
+
+assign tx_valid = wr_ready || ar_held_reg;
+assign tx_wr = wr_ready;
+assign tx_addr = wr_ready ? aw_addr_reg : ar_addr_reg;
+assign tx_data = w_data_reg;
+assign tx_strb = w_strb_reg;
+// one answer at a time: B and R are never both pending
+assign rsp_idle = !(bvalid_reg && !s_axil_bready) && !(rvalid_reg && !s_axil_rready);
+
+assign s_axil_awready = !aw_held_reg;
+assign s_axil_wready = !w_held_reg;
+assign s_axil_bvalid = bvalid_reg;
+assign s_axil_bresp = bresp_reg;
+assign s_axil_arready = !ar_held_reg;
+assign s_axil_rvalid = rvalid_reg;
+assign s_axil_rdata = rdata_reg;
+assign s_axil_rresp = rresp_reg;
+
+// AXI protection bits carry no meaning
+wire unused_axil = &{1'b0, s_axil_awprot, s_axil_arprot};
+
+endmodule
+
+`resetall
