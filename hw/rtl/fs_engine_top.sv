@@ -110,8 +110,13 @@ end
 `endif
 
 // ---------------------------------------------------------------- registers
-logic ord_req, ord_grant, ord_done;
-logic cfg_enable, cfg_patched, cfg_ntuple, cfg_rmap, cfg_slot_mask, cfg_rps, cfg_flt_lookup;
+// The signals marked public_flat_rd are read by the Verilator harness's pipeline probe
+// (sim/verilator EngineSim::probe: clocks lost at the order gate, by cause); other tools
+// ignore the comment.
+logic ord_req /* verilator public_flat_rd */, ord_done /* verilator public_flat_rd */;
+logic ord_grant;
+logic cfg_enable /* verilator public_flat_rd */;
+logic cfg_patched, cfg_ntuple, cfg_rmap, cfg_slot_mask, cfg_rps, cfg_flt_lookup;
 logic [15:0] cfg_num_rx_queues;
 logic [4:0] cfg_lut_log2;
 logic [1:0] cfg_hash_mode;
@@ -322,7 +327,7 @@ always_comb begin
     end
 end
 
-logic q_valid, q_ready;
+logic q_valid /* verilator public_flat_rd */, q_ready;
 logic [PB_W-1:0] q_bundle;
 fs_skid #(
     .WIDTH(PB_W)
@@ -340,8 +345,9 @@ fs_skid #(
 // ---------------------------------------------------------------- order gate
 logic [31:0] cmd_seq_reg = 32'd0;
 logic [TW-1:0] tag_next_reg = '0;
-logic [TW:0] inflight_reg = '0;          // packets between the gate and the output slice
-logic gate_open, gate_pass, hs_ready, rec_fire;
+logic [TW:0] inflight_reg /* verilator public_flat_rd */ = '0;  // gate .. output slice
+logic gate_pass /* verilator public_flat_rd */;
+logic gate_open, hs_ready, rec_fire;
 
 // CTRL.ENABLE = 0 also closes the gate: a frame parsed before a disable waits here and takes
 // its place in the order after the next enable (the model holds frames while disabled)
@@ -394,7 +400,8 @@ fs_hash #(
     .m_hash_user(h_user)
 );
 
-logic g_valid, g_ready, lk_ready;
+logic g_valid /* verilator public_flat_rd */, lk_ready /* verilator public_flat_rd */;
+logic g_ready;
 logic [FU_W-1:0] g_user;
 fs_skid #(
     .WIDTH(FU_W)
@@ -414,7 +421,8 @@ logic [TUP_W-1:0] g_tup;
 logic [3:0] g_class;
 logic [TW-1:0] g_tag;
 logic [31:0] g_hash;
-logic g_hv, hazard, lk_room;
+logic hazard /* verilator public_flat_rd */, lk_room /* verilator public_flat_rd */;
+logic g_hv;
 logic [TAGS-1:0] hz_valid_reg = '0;
 logic [31:0] hz_hash_reg [TAGS];
 logic [TW-1:0] r1_tag;
@@ -568,7 +576,7 @@ logic f_is_ip;
 assign f_class = f_user[32 + TUP_W +: 4];
 assign f_is_ip = (f_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT));
 
-logic l_valid, l_ready;
+logic l_valid /* verilator public_flat_rd */, l_ready /* verilator public_flat_rd */;
 logic [QWID-1:0] l_queue;
 logic [31:0] unused_l_hash;
 logic unused_l_user;
@@ -653,7 +661,8 @@ fs_ram_sdp #(.DATA_WIDTH(TS_W), .ADDR_WIDTH(TW)) tags_rec (
     .rd_en(rec_accept), .rd_addr(rec_tag), .rd_data(ts_rec_data));
 
 // ---------------------------------------------------------------- RFS core
-logic rq_valid, rq_ready, rs_valid, rs_ready;
+logic rq_valid /* verilator public_flat_rd */;
+logic rq_ready, rs_valid, rs_ready;
 logic [RQW-1:0] rq_queue;
 logic [SLOT_LOG2-1:0] rq_flow_id;
 logic [31:0] rq_hash, rs_rc;
@@ -733,7 +742,8 @@ logic [3:0] dt_class;
 logic dt_steerable;
 logic [63:0] st_calls, st_adds, st_retargets, st_refusals, st_errors;
 logic [31:0] unused_last_id;
-logic unused_last_id_ready, drv_busy;
+logic unused_last_id_ready;
+logic drv_busy /* verilator public_flat_rd */;
 logic [TW-1:0] unused_rsp_tag;
 
 assign dt_tup = ts_drv_data[TS_W-32-16-4-1 -: TUP_W];
@@ -818,13 +828,13 @@ fs_steer_driver #(
 
 // ---------------------------------------------------------------- record
 // stage R1 holds the RFS record while the tag store reads the packet's fields
-logic r1_valid_reg = 1'b0;
+logic r1_valid_reg /* verilator public_flat_rd */ = 1'b0;
 logic r1_cpu_valid_reg, r1_steer_reg;
 logic [15:0] r1_cpu_reg;
 logic [2:0] r1_path_reg, r1_gate_reg;
 logic [31:0] r1_rc_reg, r1_tail_reg;
 logic [TW-1:0] r1_tag_reg;
-logic out_ready;
+logic out_ready /* verilator public_flat_rd */;
 
 assign rec_fire = r1_valid_reg && out_ready;
 assign rr_ready = !r1_valid_reg || out_ready;

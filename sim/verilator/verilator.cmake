@@ -9,6 +9,7 @@ if(TARGET vfs_engine_top AND TARGET vfs_engine_top_small)
     ${FS_SIM_VERILATOR_DIR}/engine_sim.cpp
     ${FS_SIM_VERILATOR_DIR}/scoreboard.cpp
     ${FS_SIM_VERILATOR_DIR}/stimulus.cpp
+    ${FS_SIM_VERILATOR_DIR}/mix.cpp
     ${FS_SIM_VERILATOR_DIR}/replay_verilator.cpp)
   target_include_directories(fs_engine_sim PUBLIC ${FS_SIM_VERILATOR_DIR})
   target_compile_options(fs_engine_sim PRIVATE ${FLOWSTEER_WARNINGS})
