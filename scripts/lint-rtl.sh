@@ -50,6 +50,7 @@ min_params() {
     fs_rfs_core) echo "-GNUM_CPUS=1 -GNUM_QUEUES=1 -GSLOT_LOG2_MAX=1 -GSOCK_LOG2_MAX=1 -GRPS_POOL_LOG2=1 -GTAG_WIDTH=1" ;;
     fs_steer_driver) echo "-GID_WIDTH=1 -GQUEUE_WIDTH=1 -GEVT_DEPTH_LOG2=1 -GTAG_WIDTH=1" ;;
     fs_event_fifo) echo "-GDATA_WIDTH=1 -GDEPTH_LOG2=1" ;;
+    fs_flt_forward) echo "-GKEY_W=1 -GID_WIDTH=1 -GQUEUE_WIDTH=1 -GLOG_LOG2=2 -GCORE_DEPTH=1" ;;
     # the Vitis kernel: one reset stage, the engine at the small test set (test_flowsteer_kernel)
     flowsteer) echo "-GRST_STAGES=1 -GDATA_WIDTH=64 -GCPU_LOG2=3 -GQUEUE_LOG2=3 -GSLOT_LOG2=6 -GSOCK_LOG2=8 -GLUT_LOG2=5 -GRPS_POOL_LOG2=6 -GFLT_BUCKET_BITS=3 -GFLT_WAYS=2 -GEVT_LOG2=2 -GTAG_LOG2=5" ;;
     *) echo "" ;;

@@ -224,6 +224,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     const bool beat_fire = m->s_axis_tvalid && m->s_axis_tready;
     const bool beat_last = beat_fire && m->s_axis_tlast;
     probe_clock(root()->fs_engine_top__DOT__gate_pass, gate_loss(), beat_fire);
+    if (root()->fs_engine_top__DOT__fw_patch) ++probe.filter_patches;
     const bool rec_fire = m->m_axis_rec_tvalid && m->m_axis_rec_tready;
     if (m->m_axis_rec_tvalid && !m->m_axis_rec_tready) ++rec_stalls;
     if (rec_fire) records.push_back(decode_record());
@@ -277,15 +278,19 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     if (t->fs_engine_top__DOT__ord_req || t->fs_engine_top__DOT__ord_done) return GateLoss::kTransaction;
     if (!t->fs_engine_top__DOT__q_valid) return GateLoss::kIdle;
     if (t->fs_engine_top__DOT__inflight_reg >= inflight_max) return GateLoss::kTags;
-    const bool g_valid = t->fs_engine_top__DOT__g_valid;
-    if (g_valid && t->fs_engine_top__DOT__hazard) return GateLoss::kFilterHazard;
-    if (t->fs_engine_top__DOT__l_valid && !t->fs_engine_top__DOT__l_ready)
+    if (t->fs_engine_top__DOT__l_valid && !t->fs_engine_top__DOT__l_ready) {
+      if (t->fs_engine_top__DOT__fw_scan) return GateLoss::kFwdScan;
+      if (t->fs_engine_top__DOT__fw_hold) return GateLoss::kFilterHazard;
       return t->fs_engine_top__DOT__rq_valid || t->fs_engine_top__DOT__drv_busy ? GateLoss::kSteer
                                                                                   : GateLoss::kRfsStall;
+    }
+    const bool g_valid = t->fs_engine_top__DOT__g_valid;
+    if (g_valid && !t->fs_engine_top__DOT__fw_lk_room) return GateLoss::kFwdWindow;
     if (g_valid && !(t->fs_engine_top__DOT__lk_room && t->fs_engine_top__DOT__lk_ready)) return GateLoss::kLookup;
     if (t->fs_engine_top__DOT__r1_valid_reg && !t->fs_engine_top__DOT__out_ready) return GateLoss::kRecordSink;
     return GateLoss::kRefill;
   }
+
   EngineRecord decode_record() {
     uint32_t w[8];
     for (size_t i = 0; i < 8; ++i) w[i] = rec_word(m->m_axis_rec_tdata, i);
@@ -403,6 +408,8 @@ const char* gate_loss_name(GateLoss l) {
     case GateLoss::kTransaction: return "transaction";
     case GateLoss::kTags: return "tags";
     case GateLoss::kFilterHazard: return "filter_hazard";
+    case GateLoss::kFwdScan: return "fwd_scan";
+    case GateLoss::kFwdWindow: return "fwd_window";
     case GateLoss::kSteer: return "steer";
     case GateLoss::kRfsStall: return "rfs_stall";
     case GateLoss::kLookup: return "lookup";

@@ -41,9 +41,11 @@ enum class GateLoss {
   kDisabled,      // CTRL.ENABLE = 0
   kTransaction,   // gate closed for a register transaction (ord_req / ord_done)
   kTags,          // 2^TAG_LOG2 packets in flight
-  kFilterHazard,  // hazard gate: a same-hash packet between the lookup and its record
+  kFilterHazard,  // a packet held for a same-hash packet in flight (fs_flt_forward: in the core)
+  kFwdScan,       // fs_flt_forward applying logged filter changes to the packet at the core input
   kSteer,         // fs_rfs_core not ready while a steer waits for the driver (request or busy)
   kRfsStall,      // fs_rfs_core not ready otherwise (its slot hazard stall, record back-pressure)
+  kFwdWindow,     // lookups held: fs_flt_forward's window of packets past the lookup is full
   kLookup,        // filter table or lookup FIFO not ready (a table command, FIFO room)
   kRecordSink,    // the record stage waits for the output
   kRefill,        // none of these at this clock: the hash pipeline refilling after a stall
@@ -57,6 +59,7 @@ struct PipeProbe {
   uint64_t packets = 0, clocks = 0;
   std::array<uint64_t, size_t(GateLoss::kCount)> lost{};
   uint64_t beats = 0, beat_clocks = 0;  // input beats accepted; first..last accepted beat
+  uint64_t filter_patches = 0;          // fs_flt_forward: packets given a changed filter
   double packets_per_clock() const { return clocks ? double(packets) / double(clocks) : 0.0; }
   double beats_per_clock() const { return beat_clocks ? double(beats) / double(beat_clocks) : 0.0; }
 };

@@ -1,4 +1,4 @@
-// Named traffic mixes for the engine top's throughput and conformance runs (issue 12): a fixed
+// Named traffic mixes for the engine top's throughput and conformance runs: a fixed
 // engine setup (16 CPUs and queues, Toeplitz, patched, a sock entry per flow), a warm-up that
 // lets every flow steer once (events popped), then the measured stream. Every record and every
 // register answer is still checked against the golden model (Scoreboard); the pipeline probe
