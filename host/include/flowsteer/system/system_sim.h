@@ -11,7 +11,7 @@
 #include "flowsteer/driver/ice_arfs.h"
 #include "flowsteer/kernel/kernel.h"
 
-namespace flowsteer::sim {
+namespace flowsteer::system {
 
 struct SystemConfig {
   uint32_t cpus = 144;                 // = RX queues, IRQs 1:1 (cpu_rmap near[c] = c)
@@ -58,7 +58,7 @@ struct SystemResult {
   std::array<uint64_t, kernel::kGateRowCount> gate_rows{};
   double wall_s = 0.0;
 
-  // Count at warm-up plus the steady-state rate after it, over projection_s (issue 3).
+  // Count at warm-up plus the steady-state rate after it, over projection_s.
   double projected(uint64_t driver::ArfsCounters::*field) const;
   double rate_per_s(uint64_t driver::ArfsCounters::*field) const;
 };
@@ -74,4 +74,4 @@ std::string config_name(const SystemConfig& c);
 // Checks a config before a run; returns an empty string or what is wrong.
 std::string validate(const SystemConfig& cfg);
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::system

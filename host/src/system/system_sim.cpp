@@ -3,7 +3,7 @@
 // task runs if scheduled, every flow whose turn it is delivers one skb through
 // the NIC (filter else RSS) and get_rps_cpu, and every CPU drains its backlog
 // (one batched input_queue_head add, spec 5 HEAD-BATCH).
-#include "flowsteer/sim/system_sim.h"
+#include "flowsteer/system/system_sim.h"
 
 #include <chrono>
 #include <deque>
@@ -18,7 +18,7 @@
 #include "flowsteer/nic/filter_table.h"
 #include "flowsteer/nic/rss.h"
 
-namespace flowsteer::sim {
+namespace flowsteer::system {
 namespace {
 
 struct Flow {
@@ -381,4 +381,4 @@ SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64
   return res;
 }
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::system
