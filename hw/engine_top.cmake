@@ -4,7 +4,7 @@
 set(FS_ENGINE_HW_DIR ${CMAKE_CURRENT_LIST_DIR})
 get_filename_component(FS_ENGINE_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 set(FS_ENGINE_MODULES fs_engine_top fs_axil_regs fs_parser fs_hash fs_filter_table fs_rss_lut
-  fs_rfs_core fs_steer_driver fs_event_fifo fs_ram_sdp fs_skid fs_flt_forward)
+  fs_rfs_core fs_steer_driver fs_event_fifo fs_ram_sdp fs_skid fs_record_pack fs_flt_forward)
 set(FS_ENGINE_SOURCES)
 foreach(m ${FS_ENGINE_MODULES})
   list(APPEND FS_ENGINE_SOURCES ${FS_ENGINE_HW_DIR}/rtl/${m}.sv)

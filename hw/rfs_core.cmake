@@ -2,8 +2,8 @@
 # Meant to be included from hw/CMakeLists.txt:
 #   include(${CMAKE_CURRENT_SOURCE_DIR}/rfs_core.cmake)
 # Needs: find_package(verilator), GTest, include(GoogleTest), enable_testing() and the
-# flowsteer_lib target (all provided by the top-level project). Paths are taken from this
-# file's location, so it also works from a scratch project.
+# flowsteer_lib target (all provided by the top-level project), FS_GEN_DIR and
+# flowsteer_regs_gen (hw/CMakeLists.txt: the generated flowsteer_regs.vh).
 set(FS_RFS_HW_DIR ${CMAKE_CURRENT_LIST_DIR})
 get_filename_component(FS_RFS_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 set(FS_RFS_SOURCES ${FS_RFS_HW_DIR}/rtl/fs_rfs_core.sv ${FS_RFS_HW_DIR}/rtl/fs_ram_sdp.sv)
@@ -22,10 +22,11 @@ endif()
 function(fs_rfs_add_model lib)
   add_library(${lib} STATIC)
   verilate(${lib} SOURCES ${FS_RFS_SOURCES} TOP_MODULE fs_rfs_core PREFIX V${lib}
-    ${_fs_rfs_trace} THREADS 1
+    INCLUDE_DIRS ${FS_GEN_DIR} ${_fs_rfs_trace} THREADS 1
     VERILATOR_ARGS -Wall --x-assign unique --x-initial unique ${ARGN}
     OPT_FAST -O2)
   target_compile_options(${lib} PRIVATE -w)
+  add_dependencies(${lib} flowsteer_regs_gen)
   target_compile_definitions(${lib} PUBLIC FS_RFS_HAS_TRACE=$<BOOL:${FS_RFS_MODEL_TRACE}>)
   get_target_property(_inc ${lib} INTERFACE_INCLUDE_DIRECTORIES)
   set_property(TARGET ${lib} APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${_inc})
@@ -46,14 +47,14 @@ gtest_discover_tests(test_rtl_rfs_core DISCOVERY_TIMEOUT 60
 
 # lint at the default and at the minimum parameters (verilator -Wall, warnings fatal)
 add_test(NAME lint_rfs_core_default
-  COMMAND ${VERILATOR_BIN} --lint-only -Wall --top-module fs_rfs_core ${FS_RFS_SOURCES})
+  COMMAND ${VERILATOR_BIN} --lint-only -Wall -I${FS_GEN_DIR} --top-module fs_rfs_core ${FS_RFS_SOURCES})
 add_test(NAME lint_rfs_core_min
-  COMMAND ${VERILATOR_BIN} --lint-only -Wall --top-module fs_rfs_core
+  COMMAND ${VERILATOR_BIN} --lint-only -Wall -I${FS_GEN_DIR} --top-module fs_rfs_core
           -GNUM_CPUS=1 -GNUM_QUEUES=1 -GSLOT_LOG2_MAX=1 -GSOCK_LOG2_MAX=1 -GRPS_POOL_LOG2=1
           -GTAG_WIDTH=1
           ${FS_RFS_SOURCES})
 add_test(NAME lint_rfs_core_odd
-  COMMAND ${VERILATOR_BIN} --lint-only -Wall --top-module fs_rfs_core ${FS_RFS_ODD_PARAMS}
+  COMMAND ${VERILATOR_BIN} --lint-only -Wall -I${FS_GEN_DIR} --top-module fs_rfs_core ${FS_RFS_ODD_PARAMS}
           ${FS_RFS_SOURCES})
 set_tests_properties(lint_rfs_core_default lint_rfs_core_min lint_rfs_core_odd
   PROPERTIES LABELS lint TIMEOUT 60)

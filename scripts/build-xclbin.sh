@@ -122,8 +122,8 @@ mkdir -p "$GEN"
 XCLBIN="$OUT/flowsteer.$TARGET.xclbin"
 
 step "register map -> $GEN/flowsteer_regs.vh, $GEN/regs.tcl"
-python3 "$ROOT/scripts/gen_regs.py" "$ROOT/hw/regs/flowsteer_regs.json" --vh "$GEN/flowsteer_regs.vh"
-python3 "$ALVEO/gen_regs_tcl.py" "$ROOT/hw/regs/flowsteer_regs.json" "$GEN/regs.tcl"
+python3 "$ROOT/scripts/gen_regs.py" "$ROOT/hw/regs/flowsteer_regs.json" --vh "$GEN/flowsteer_regs.vh" \
+  --tcl "$GEN/regs.tcl"
 
 # link configuration: the board's cfg with the platform line naming the .xpfm found above
 {

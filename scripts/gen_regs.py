@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
 """Generate the flowsteer register-map outputs from hw/regs/flowsteer_regs.json.
 
-Outputs (any subset): the RTL constants include (--vh), the C++ header (--hpp) and the
-register document (--md). Python standard library only. Exit status 2 on a map error.
+The map holds every fact the RTL, the host and the benches share: registers (with the size
+that bounds each array), enums with their name tables, bit layouts (the 256-bit output record,
+the fs_rfs_core SET_MODE word) and the fs_rfs_core op codes (enum rfs_op).
 
-  gen_regs.py MAP.json [--vh OUT.vh] [--hpp OUT.h] [--md OUT.md] [--check]
+Outputs (any subset): the RTL constants include (--vh: addresses, fields, enums, layout
+offsets, the decode table of fs_reg_file), the C++ header (--hpp: the same, pack/unpack of
+each layout, enum name tables, the decode EngineRegisterFile uses), the register document
+(--md) and the register list of hw/alveo/package_xo.tcl (--tcl). Python standard library
+only. Exit status 2 on a map error.
+
+  gen_regs.py MAP.json [--vh OUT.vh] [--hpp OUT.h] [--md OUT.md] [--tcl OUT.tcl] [--check MD]
 """
 import argparse
 import json
+import os
 import sys
 
 ACCESS = {
@@ -34,10 +42,56 @@ def camel(name):
     return "".join(p.capitalize() for p in name.lower().split("_"))
 
 
+ACCESS_CODE = {"RW": 0, "RO": 1, "W1C": 2, "WO": 3}
+
+
+def log2(v):
+    return v.bit_length() - 1
+
+
+def size_code(m, name):
+    """0: no bound; k: the k-th entry of the map's sizes."""
+    if name is None:
+        return 0
+    return [z["name"] for z in m.get("sizes", [])].index(name) + 1
+
+
+def vtable(entries, width):
+    """A packed Verilog constant, entry i in bits [width*i +: width]."""
+    v = 0
+    for i, e in enumerate(entries):
+        if e >> width:
+            raise MapError(f"decode table entry {e} does not fit {width} bits")
+        v |= e << (width * i)
+    total = width * len(entries)
+    return total, f"{total}'h{v:0{(total + 3) // 4}x}"
+
+
+def lay_fields(lay):
+    for f in lay["fields"]:
+        yield f, num(f["word"]), num(f["lsb"]), num(f["width"])
+
+
+def ctype_of(m, f, width):
+    if f.get("enum"):
+        return camel(f["enum"])
+    if f.get("signed"):
+        return "int32_t"
+    if width == 1:
+        return "bool"
+    return "uint8_t" if width <= 8 else "uint16_t" if width <= 16 else "uint32_t"
+
+
+def contiguous(e):
+    return sorted(num(v["value"]) for v in e["values"]) == list(range(len(e["values"])))
+
+
 def load(path):
     with open(path, encoding="utf-8") as f:
         m = json.load(f)
     aw = num(m["addr_width"])
+    sizes = m.get("sizes", [])
+    size_names = [z["name"] for z in sizes]
     regs = []  # flattened, with absolute addresses
     names = set()
     spans = []
@@ -61,6 +115,14 @@ def load(path):
             if last > size:
                 raise MapError(f"{name}: outside block {blk['name']}")
             addr = base + off
+            bound = r.get("bound")
+            if bound is not None and bound not in size_names:
+                raise MapError(f"{name}: bound {bound} is not a size")
+            if bound is not None and count < 2:
+                raise MapError(f"{name}: only an array has a bound")
+            per = num(r.get("bound_per", 1))
+            if per & (per - 1):
+                raise MapError(f"{name}: bound_per must be a power of two")
             for i in range(count):
                 spans.append((addr + i * stride, name))
             reset = 0
@@ -82,19 +144,49 @@ def load(path):
                     raise MapError(f"{name}.{fld['name']}: reset does not fit")
                 reset |= rv << lsb
             regs.append(dict(r, block=blk["name"], addr=addr, count=count, stride=stride,
-                             reset=reset, mask=used))
+                             reset=reset, mask=used, bound=bound, bound_per=per,
+                             nic_plane=bool(blk.get("nic_plane", False))))
     spans.sort()
     for (a, n), (b, n2) in zip(spans, spans[1:]):
         if a == b:
             raise MapError(f"address 0x{a:04x} used by {n} and {n2}")
     enums = m.get("enums", [])
     cnames = set(f"FS_{r['name']}" for r in regs)
+    enames = set()
     for e in enums:
+        enames.add(e["name"])
+        if e.get("ctype", "uint32_t") not in ("uint8_t", "uint16_t", "uint32_t"):
+            raise MapError(f"enum {e['name']}: bad ctype")
+        labelled = [v for v in e["values"] if "label" in v]
+        if labelled and len(labelled) != len(e["values"]):
+            raise MapError(f"enum {e['name']}: label every value or none")
         for v in e["values"]:
             c = f"FS_{e['name'].upper()}_{v['name']}"
             if c in cnames:
                 raise MapError(f"constant {c} defined twice")
             cnames.add(c)
+    for z in sizes:
+        if "caps" in z:
+            rn, fn = z["caps"].split(".")
+            if not any(r["name"] == rn and any(f["name"] == fn for f in r["fields"]) for r in regs):
+                raise MapError(f"size {z['name']}: no field {z['caps']}")
+    for lay in m.get("layouts", []):
+        ln = lay["name"].upper()
+        if f"FS_{ln}" in cnames:
+            raise MapError(f"layout {ln} clashes with a register")
+        cnames.add(f"FS_{ln}")
+        words = num(lay["words"])
+        used = 0
+        for fld in lay["fields"]:
+            w, lsb, width = num(fld["word"]), num(fld["lsb"]), num(fld["width"])
+            if w >= words or width < 1 or lsb < 0 or lsb + width > 32:
+                raise MapError(f"{ln}.{fld['name']}: field outside its word")
+            if fld.get("enum") is not None and fld["enum"] not in enames:
+                raise MapError(f"{ln}.{fld['name']}: unknown enum {fld['enum']}")
+            mask = ((1 << width) - 1) << (32 * w + lsb)
+            if used & mask:
+                raise MapError(f"{ln}.{fld['name']}: overlaps another field")
+            used |= mask
     return m, regs, enums
 
 
@@ -124,6 +216,35 @@ def gen_vh(m, regs, enums):
         o.append(f"// enum {e['name']}: {e['desc']}")
         for v in e["values"]:
             o.append(f"localparam integer FS_{e['name'].upper()}_{v['name']} = {num(v['value'])};")
+    for lay in m.get("layouts", []):
+        ln = lay["name"].upper()
+        o.append(f"// layout {lay['name']}: {lay['desc']}")
+        o.append(f"localparam integer FS_{ln}_WIDTH = {32 * num(lay['words'])};")
+        for f, w, lsb, width in lay_fields(lay):
+            o.append(f"localparam integer FS_{ln}_{f['name']}_LSB = {32 * w + lsb};")
+            o.append(f"localparam integer FS_{ln}_{f['name']}_WIDTH = {width};")
+    # decode table of fs_reg_file: register i (kRegisters order) at [W*i +: W]
+    o.append("// sizes that bound arrays (FS_DEC_BOUND codes; 0: no bound)")
+    for i, z in enumerate(m.get("sizes", [])):
+        o.append(f"localparam integer FS_SIZE_{z['name']} = {i + 1};")
+    o.append("// decode table: entry i describes register FS_REG_<name> = i")
+    o.append(f"localparam integer FS_DEC_N = {len(regs)};")
+    for i, r in enumerate(regs):
+        o.append(f"localparam integer FS_REG_{r['name']} = {i};")
+    tables = [
+        ("WADDR", [r["addr"] >> 2 for r in regs], aw - 2, "word address of element 0"),
+        ("COUNT", [r["count"] for r in regs], 16, "elements in the map"),
+        ("WSTRIDE_LOG2", [log2(r["stride"] // 4) for r in regs], 2, "log2 of the stride in words"),
+        ("BOUND", [size_code(m, r["bound"]) for r in regs], 3, "FS_SIZE_* that bounds the array"),
+        ("BOUND_PER_LOG2", [log2(r["bound_per"]) for r in regs], 5, "log2 of entries per element"),
+        ("ACCESS", [ACCESS_CODE[r["access"]] for r in regs], 2, "0 RW, 1 RO, 2 W1C, 3 WO"),
+        ("NIC", [int(r["nic_plane"]) for r in regs], 1, "implemented by the NIC plane build"),
+        ("MASK", [r["mask"] for r in regs], 32, "bits that belong to a field"),
+    ]
+    for n, vals, w, d in tables:
+        total, lit = vtable(vals, w)
+        o.append(f"localparam integer FS_DEC_{n}_W = {w};  // {d}")
+        o.append(f"localparam [{total - 1}:0] FS_DEC_{n} = {lit};")
     o.append("/* verilator lint_on UNUSEDPARAM */")
     return "\n".join(o) + "\n"
 
@@ -144,6 +265,23 @@ def gen_hpp(m, regs, enums):
          "  constexpr uint32_t get(uint32_t reg) const { return (reg & mask()) >> lsb; }",
          "  constexpr uint32_t put(uint32_t value) const { return (value << lsb) & mask(); }",
          "};", "",
+         "// a field of a multi-word layout: word index and the field inside the word",
+         "struct LayoutField {",
+         "  uint32_t word;",
+         "  Field f;",
+         "  constexpr uint32_t get(const uint32_t* w) const { return f.get(w[word]); }",
+         "  void put(uint32_t* w, uint32_t value) const { w[word] = (w[word] & ~f.mask()) | f.put(value); }",
+         "};", "",
+         "// the implemented sizes that bound arrays (kNone: the map's count)",
+         "enum class Size : uint8_t {", "  kNone,"] + \
+        [f"  k{camel(z['name'])},  // {z['desc']}" + (f" ({z['caps']})" if "caps" in z else "")
+         for z in m.get("sizes", [])] + \
+        ["};", "", "struct Sizes {"] + \
+        [f"  uint32_t {z['name'].lower()} = 0;" for z in m.get("sizes", [])] + \
+        ["  constexpr uint32_t log2(Size s) const {",
+         "    switch (s) {"] + \
+        [f"      case Size::k{camel(z['name'])}: return {z['name'].lower()};" for z in m.get("sizes", [])] + \
+        ["      default: return 0;", "    }", "  }", "};", "",
          "struct RegInfo {",
          "  const char* name;",
          "  uint32_t addr;    // first element",
@@ -152,6 +290,15 @@ def gen_hpp(m, regs, enums):
          "  Access access;",
          "  uint32_t reset;   // reset value (all fields)",
          "  uint32_t mask;    // bits that belong to a field",
+         "  Size bound;       // implemented elements: 2^sizes.log2(bound) / bound_per",
+         "  uint32_t bound_per;",
+         "  bool nic_plane;   // implemented by the NIC plane build",
+         "  // elements implemented at these sizes",
+         "  constexpr uint32_t limit(const Sizes& s) const {",
+         "    if (bound == Size::kNone) return count;",
+         "    uint32_t n = ((uint32_t(1) << s.log2(bound)) + bound_per - 1) / bound_per;",
+         "    return n < count ? n : count;",
+         "  }",
          "};", ""]
     for r in regs:
         n = r["name"]
@@ -169,20 +316,92 @@ def gen_hpp(m, regs, enums):
         o.append(f"}}  // namespace {n}")
     o.append("")
     for e in enums:
+        cn = camel(e["name"])
         o.append(f"// {e['desc']}")
-        o.append(f"enum class {camel(e['name'])} : uint32_t {{")
+        o.append(f"enum class {cn} : {e.get('ctype', 'uint32_t')} {{")
         for v in e["values"]:
             o.append(f"  k{camel(v['name'])} = {num(v['value'])},  // {v['desc']}")
         o.append("};")
+        if contiguous(e):
+            o.append(f"inline constexpr int k{cn}Count = {len(e['values'])};")
+        if e["values"] and "label" in e["values"][0]:
+            o.append(f"inline const char* {e['name']}_name({cn} v) {{")
+            o.append("  switch (v) {")
+            for v in e["values"]:
+                o.append(f"    case {cn}::k{camel(v['name'])}: return \"{v['label']}\";")
+            o.append("  }")
+            o.append("  return \"invalid\";")
+            o.append("}")
     o.append("")
+    for lay in m.get("layouts", []):
+        o += gen_hpp_layout(m, lay)
     o.append("inline constexpr RegInfo kRegisters[] = {")
     for r in regs:
+        bound = f"Size::k{camel(r['bound'])}" if r["bound"] else "Size::kNone"
         o.append(f"    {{\"{r['name']}\", 0x{r['addr']:04x}, {r['count']}, {r['stride']}, "
-                 f"Access::k{r['access']}, 0x{r['reset']:08x}, 0x{r['mask']:08x}}},")
+                 f"Access::k{r['access']}, 0x{r['reset']:08x}, 0x{r['mask']:08x}, {bound}, "
+                 f"{r['bound_per']}, {'true' if r['nic_plane'] else 'false'}}},")
     o.append("};")
+    o.append("")
+    o.append("// The register and element at a byte offset, or nullptr: unaligned, unmapped, or an")
+    o.append("// element past the implemented size (the slave answers SLVERR).")
+    o.append("inline const RegInfo* decode(uint32_t offset, const Sizes& s, uint32_t& index) {")
+    o.append("  if (offset & 3) return nullptr;")
+    o.append("  for (const RegInfo& reg : kRegisters) {")
+    o.append("    if (offset < reg.addr || offset >= reg.addr + reg.count * reg.stride) continue;")
+    o.append("    if ((offset - reg.addr) % reg.stride) continue;")
+    o.append("    index = (offset - reg.addr) / reg.stride;")
+    o.append("    return index < reg.limit(s) ? &reg : nullptr;")
+    o.append("  }")
+    o.append("  return nullptr;")
+    o.append("}")
     o.append("")
     o.append("}  // namespace flowsteer::regs")
     return "\n".join(o) + "\n"
+
+
+def gen_hpp_layout(m, lay):
+    ln, cn, words = lay["name"].upper(), camel(lay["name"]), num(lay["words"])
+    o = [f"// layout {lay['name']}: {lay['desc']}",
+         f"namespace {ln} {{",
+         f"inline constexpr uint32_t kWords = {words};"]
+    reserved = [0xFFFFFFFF] * words
+    for f, w, lsb, width in lay_fields(lay):
+        o.append(f"inline constexpr LayoutField {f['name']}{{{w}, {{{lsb}, {width}}}}};  // {f['desc']}")
+        reserved[w] &= ~(((1 << width) - 1) << lsb) & 0xFFFFFFFF
+    o.append("inline constexpr uint32_t kReserved[kWords] = {" +
+             ", ".join(f"0x{x:08x}" for x in reserved) + "};")
+    o.append(f"}}  // namespace {ln}")
+    o.append(f"struct {cn} {{")
+    for f, w, lsb, width in lay_fields(lay):
+        t = ctype_of(m, f, width)
+        init = "false" if t == "bool" else f"{t}(0)" if f.get("enum") else "0"
+        o.append(f"  {t} {f['name'].lower()} = {init};")
+    o.append("  uint32_t reserved = 0;  // unpack: OR of the reserved bits found (must be 0)")
+    o.append("};")
+    o.append(f"inline {cn} unpack_{lay['name']}(const uint32_t w[{ln}::kWords]) {{")
+    o.append(f"  {cn} r;")
+    for f, w, lsb, width in lay_fields(lay):
+        t = ctype_of(m, f, width)
+        get = f"{ln}::{f['name']}.get(w)"
+        o.append(f"  r.{f['name'].lower()} = " + (f"{get} != 0;" if t == "bool" else f"{t}({get});"))
+    o.append(f"  for (uint32_t i = 0; i < {ln}::kWords; ++i) r.reserved |= w[i] & {ln}::kReserved[i];")
+    o.append("  return r;")
+    o.append("}")
+    o.append(f"// reserved bits are written 0")
+    o.append(f"inline void pack_{lay['name']}(const {cn}& r, uint32_t w[{ln}::kWords]) {{")
+    o.append(f"  for (uint32_t i = 0; i < {ln}::kWords; ++i) w[i] = 0;")
+    for f, w, lsb, width in lay_fields(lay):
+        o.append(f"  {ln}::{f['name']}.put(w, uint32_t(r.{f['name'].lower()}));")
+    o.append("}")
+    if words == 1:
+        o.append(f"inline uint32_t pack_{lay['name']}(const {cn}& r) {{")
+        o.append("  uint32_t w[1];")
+        o.append(f"  pack_{lay['name']}(r, w);")
+        o.append("  return w[0];")
+        o.append("}")
+    o.append("")
+    return o
 
 
 def gen_md(m, regs, enums):
@@ -218,6 +437,33 @@ def gen_md(m, regs, enums):
                 bits = f"{lsb}" if w == 1 else f"{lsb + w - 1}:{lsb}"
                 o.append(f"| {bits} | {f['name']} | 0x{num(f.get('reset', 0)):x} | {f['desc']} |")
             o.append("")
+    sizes = m.get("sizes", [])
+    if sizes:
+        o.append("## Implemented sizes")
+        o.append("")
+        o.append("An array register with a bound has 2^size / per elements implemented (at most its "
+                 "count); an element past that answers SLVERR.")
+        o.append("")
+        o.append("| size | reported in | bounds | description |")
+        o.append("|---|---|---|---|")
+        for z in sizes:
+            users = ", ".join(r["name"] + (f" (/{r['bound_per']})" if r["bound_per"] > 1 else "")
+                              for r in regs if r["bound"] == z["name"])
+            o.append(f"| {z['name']} | {z.get('caps', '-')} | {users} | {z['desc']} |")
+        o.append("")
+    for lay in m.get("layouts", []):
+        o.append(f"## Layout {lay['name']} ({num(lay['words'])} x 32 bits)")
+        o.append("")
+        o.append(lay["desc"])
+        o.append("")
+        o.append("| word | bits | field | description |")
+        o.append("|---|---|---|---|")
+        for f, w, lsb, width in lay_fields(lay):
+            bits = f"{lsb}" if width == 1 else f"{lsb + width - 1}:{lsb}"
+            d = f["desc"] + (f" (enum {f['enum']})" if f.get("enum") else "") + \
+                (", signed" if f.get("signed") else "")
+            o.append(f"| {w} | {bits} | {f['name']} | {d} |")
+        o.append("")
     o.append("## Enumerations")
     o.append("")
     for e in enums:
@@ -231,6 +477,25 @@ def gen_md(m, regs, enums):
             o.append(f"| {num(v['value'])} | {v['name']} | {v['desc']} |")
         o.append("")
     return "\n".join(o)
+
+
+# The engine window starts at s_axi_control offset 0 (hw/alveo/README.md).
+TCL_ENGINE_BASE = 0x0000
+
+
+def tcl_word(s):
+    return "{" + "".join(c for c in s if c not in "{}\\[]$\"\n") + "}"
+
+
+def gen_tcl(m, regs, map_name):
+    o = [f"# Generated by scripts/gen_regs.py from {map_name}. Do not edit.",
+         "# {name offset access count description}, offset inside s_axi_control",
+         "set FS_REGS {"]
+    for r in regs:
+        o.append(f"  {{{r['name']} 0x{TCL_ENGINE_BASE + r['addr']:04x} {r['access']} {r['count']} "
+                 f"{tcl_word(r.get('desc', ''))}}}")
+    o.append("}")
+    return "\n".join(o) + "\n"
 
 
 def write_if_changed(path, text):
@@ -250,6 +515,7 @@ def main():
     ap.add_argument("--vh")
     ap.add_argument("--hpp")
     ap.add_argument("--md")
+    ap.add_argument("--tcl", help="register list for hw/alveo/package_xo.tcl")
     ap.add_argument("--check", metavar="MD",
                     help="exit 1 if MD differs from the document the map generates")
     a = ap.parse_args()
@@ -264,6 +530,8 @@ def main():
         write_if_changed(a.hpp, gen_hpp(m, regs, enums))
     if a.md:
         write_if_changed(a.md, gen_md(m, regs, enums))
+    if a.tcl:
+        write_if_changed(a.tcl, gen_tcl(m, regs, os.path.basename(a.map)))
     if a.check:
         try:
             with open(a.check, encoding="utf-8") as f:

@@ -76,8 +76,8 @@ if(FS_ALVEO_TCLSH)
   set(_fs_alveo_pkg_dir ${CMAKE_CURRENT_BINARY_DIR}/alveo_package_xo)
   file(MAKE_DIRECTORY ${_fs_alveo_pkg_dir})
   add_test(NAME package_xo_tcl_standin
-    COMMAND sh -c "\"$1\" \"$2\" \"$3\" regs.tcl && shift 3 && exec \"$@\"" sh
-            ${Python3_EXECUTABLE} ${FS_ALVEO_DIR}/gen_regs_tcl.py ${FS_REGS_JSON}
+    COMMAND sh -c "\"$1\" \"$2\" \"$3\" --tcl regs.tcl && shift 3 && exec \"$@\"" sh
+            ${Python3_EXECUTABLE} ${FS_GEN_REGS} ${FS_REGS_JSON}
             ${FS_ALVEO_TCLSH} ${FS_ALVEO_DIR}/test_package_xo.tcl regs.tcl
             ${FS_ALVEO_DIR}/kernel.xml ${FS_REGS_VH} ${_fs_alveo_pkg_files}
     WORKING_DIRECTORY ${_fs_alveo_pkg_dir})

@@ -6,7 +6,7 @@
 # WORK_DIR    scratch directory (Vivado project and packaged IP)
 # PART        FPGA part of the platform (xcu250-figd2104-2L-e, xcu280-fsvh2892-2L-e, ...)
 # KERNEL_XML  hw/alveo/kernel.xml (ap_ctrl_none, ports, the 64 KiB s_axi_control range)
-# REGS_TCL    register list written by hw/alveo/gen_regs_tcl.py (set FS_REGS {...})
+# REGS_TCL    register list written by scripts/gen_regs.py --tcl (set FS_REGS {...})
 # FILE...     every RTL file (scripts/rtl-deps.py flowsteer) and the generated flowsteer_regs.vh
 # Interfaces: ap_clk (ASSOCIATED_RESET ap_rst_n, ASSOCIATED_BUSIF all three), s_axi_control
 # (AXI4-Lite slave, 64 KiB, the engine's registers), s_axis_frames and m_axis_records (AXI4-Stream).

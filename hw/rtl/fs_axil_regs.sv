@@ -172,12 +172,28 @@ localparam [1:0] RESP_SLVERR = 2'b10;
 localparam [4:0] LUT_CFG_RESET = (LUT_LOG2 < 11) ? 5'(LUT_LOG2) : 5'd11;
 localparam bit EN = (ENGINE != 0);
 
-// fs_rfs_core ops (its header)
-localparam [4:0] OP_SOCK_SIZE = 5'd3, OP_QUEUE_TABLE = 5'd4, OP_HEAD_ADD = 5'd5,
-                 OP_READ_HEAD_TAIL = 5'd7, OP_MAY_EXPIRE = 5'd8, OP_SET_ONLINE = 5'd9,
-                 OP_SET_RMAP = 5'd10, OP_SET_NR_CPU_IDS = 5'd11, OP_SET_MODE = 5'd12,
-                 OP_SOCK_WRITE = 5'd13, OP_SOCK_READ = 5'd14, OP_RPS_MAP = 5'd15,
-                 OP_RPS_POOL = 5'd16, OP_SET_CPU_MASK = 5'd17;
+// fs_rfs_core ops (enum rfs_op) and the SET_MODE word (layout rfs_mode) of the register map
+localparam [4:0] OP_SOCK_SIZE = 5'(FS_RFS_OP_SOCK_SIZE);
+localparam [4:0] OP_QUEUE_TABLE = 5'(FS_RFS_OP_QUEUE_TABLE);
+localparam [4:0] OP_HEAD_ADD = 5'(FS_RFS_OP_HEAD_ADD);
+localparam [4:0] OP_READ_HEAD_TAIL = 5'(FS_RFS_OP_READ_HEAD_TAIL);
+localparam [4:0] OP_MAY_EXPIRE = 5'(FS_RFS_OP_MAY_EXPIRE);
+localparam [4:0] OP_SET_ONLINE = 5'(FS_RFS_OP_SET_ONLINE);
+localparam [4:0] OP_SET_RMAP = 5'(FS_RFS_OP_SET_RMAP);
+localparam [4:0] OP_SET_NR_CPU_IDS = 5'(FS_RFS_OP_SET_NR_CPU_IDS);
+localparam [4:0] OP_SET_MODE = 5'(FS_RFS_OP_SET_MODE);
+localparam [4:0] OP_SOCK_WRITE = 5'(FS_RFS_OP_SOCK_WRITE);
+localparam [4:0] OP_SOCK_READ = 5'(FS_RFS_OP_SOCK_READ);
+localparam [4:0] OP_RPS_MAP = 5'(FS_RFS_OP_RPS_MAP);
+localparam [4:0] OP_RPS_POOL = 5'(FS_RFS_OP_RPS_POOL);
+localparam [4:0] OP_SET_CPU_MASK = 5'(FS_RFS_OP_SET_CPU_MASK);
+// SET_MODE data0 from a CTRL value
+function automatic [31:0] mode_word(input [31:0] ctrl);
+    mode_word = (32'(ctrl[FS_CTRL_PATCHED_LSB]) << FS_RFS_MODE_PATCHED_LSB) |
+                (32'(ctrl[FS_CTRL_SLOT_MASK_LSB]) << FS_RFS_MODE_SLOT_MASK_LSB) |
+                (32'(ctrl[FS_CTRL_NTUPLE_LSB]) << FS_RFS_MODE_NTUPLE_LSB) |
+                (32'(ctrl[FS_CTRL_RMAP_LSB]) << FS_RFS_MODE_RMAP_LSB);
+endfunction
 
 // ---------------------------------------------------------------- registers
 logic [31:0] ctrl_reg = FS_CTRL_RESET;
@@ -271,10 +287,6 @@ fs_ram_sdp #(.DATA_WIDTH(16), .ADDR_WIDTH(PL)) sh_pool (
     .rd_en(st_reg == ST_RD1), .rd_addr(PL'(ix_pool)), .rd_data(sh_pool_rd));
 
 // ---------------------------------------------------------------- address decode
-// a, base: word addresses (byte address bits 15:2)
-function automatic in_array(input [13:0] a, input [13:0] base, input [16:0] count);
-    in_array = ({3'b000, a} >= {3'b000, base}) && ({3'b000, a} < {3'b000, base} + count);
-endfunction
 
 logic [31:0] caps0, caps1, status;
 always_comb begin
@@ -289,26 +301,44 @@ always_comb begin
              (32'(flt_pending_reg || flt_busy) << FS_STATUS_FLT_BUSY_LSB);
 end
 
-// array membership of the transaction's address
+// array membership of the transaction's address: the map's decode table (FS_DEC_*), each
+// array implemented up to the size that bounds it; the blocks the NIC plane lacks answer
+// SLVERR there (EngineRegisterFile walks the same table: regs::decode)
+logic [FS_DEC_N-1:0] dec_hit;
+for (genvar i = 0; i < FS_DEC_N; i++) begin : g_dec
+    localparam integer BASE = 32'(FS_DEC_WADDR[FS_DEC_WADDR_W*i +: FS_DEC_WADDR_W]);
+    localparam integer CNT = 32'(FS_DEC_COUNT[FS_DEC_COUNT_W*i +: FS_DEC_COUNT_W]);
+    localparam integer WS = 32'(FS_DEC_WSTRIDE_LOG2[FS_DEC_WSTRIDE_LOG2_W*i +: FS_DEC_WSTRIDE_LOG2_W]);
+    localparam integer BD = 32'(FS_DEC_BOUND[FS_DEC_BOUND_W*i +: FS_DEC_BOUND_W]);
+    localparam integer PER = 32'(FS_DEC_BOUND_PER_LOG2[FS_DEC_BOUND_PER_LOG2_W*i +: FS_DEC_BOUND_PER_LOG2_W]);
+    localparam integer LG = (BD == FS_SIZE_LUT_LOG2) ? LUT_LOG2 : (BD == FS_SIZE_CPU_LOG2) ? CPU_LOG2 :
+                            (BD == FS_SIZE_QUEUE_LOG2) ? QUEUE_LOG2 : RPS_POOL_LOG2;
+    localparam integer NB = ((1 << LG) + (1 << PER) - 1) >> PER;
+    localparam integer IMPL = (BD == 0 || NB > CNT) ? CNT : NB;
+    localparam bit BUILT = EN || FS_DEC_NIC[i];
+    assign dec_hit[i] = BUILT && 32'(wa) + 32'd1 > 32'(BASE) && 32'(wa) < 32'(BASE) + 32'(IMPL << WS) &&
+                        (WS == 0 || wa[0] == BASE[0]);
+end
+
 logic a_online, a_key, a_fsrc, a_fdst, a_lut, a_cnt, a_esrc, a_edst, a_rmap, a_fcnt, a_map;
 logic a_hadd, a_head, a_tail, a_pool;
 logic [13:0] ix_cnt;
+assign a_online = dec_hit[FS_REG_CPU_ONLINE];
+assign a_key = dec_hit[FS_REG_RSS_KEY];
+assign a_fsrc = dec_hit[FS_REG_FLT_SRC];
+assign a_fdst = dec_hit[FS_REG_FLT_DST];
+assign a_lut = dec_hit[FS_REG_LUT];
+assign a_cnt = dec_hit[FS_REG_CNT_LO] || dec_hit[FS_REG_CNT_HI];
+assign a_esrc = dec_hit[FS_REG_EVT_SRC];
+assign a_edst = dec_hit[FS_REG_EVT_DST];
+assign a_rmap = dec_hit[FS_REG_RMAP];
+assign a_fcnt = dec_hit[FS_REG_RPS_FLOW_CNT];
+assign a_map = dec_hit[FS_REG_RPS_MAP];
+assign a_hadd = dec_hit[FS_REG_HEAD_ADD];
+assign a_head = dec_hit[FS_REG_HEAD];
+assign a_tail = dec_hit[FS_REG_TAIL];
+assign a_pool = dec_hit[FS_REG_RPS_MAP_CPUS];
 always_comb begin
-    a_online = in_array(wa, FS_CPU_ONLINE_ADDR[15:2], 17'(ONLINE_WORDS));
-    a_key = in_array(wa, FS_RSS_KEY_ADDR[15:2], 17'(FS_RSS_KEY_COUNT));
-    a_fsrc = in_array(wa, FS_FLT_SRC_ADDR[15:2], 17'd4);
-    a_fdst = in_array(wa, FS_FLT_DST_ADDR[15:2], 17'd4);
-    a_lut = in_array(wa, FS_LUT_ADDR[15:2], 17'(LUT_DEPTH));
-    a_cnt = EN && in_array(wa, FS_CNT_LO_ADDR[15:2], 17'(2 * FS_CNT_LO_COUNT));
-    a_esrc = EN && in_array(wa, FS_EVT_SRC_ADDR[15:2], 17'd4);
-    a_edst = EN && in_array(wa, FS_EVT_DST_ADDR[15:2], 17'd4);
-    a_rmap = EN && in_array(wa, FS_RMAP_ADDR[15:2], 17'(CPUS));
-    a_fcnt = EN && in_array(wa, FS_RPS_FLOW_CNT_ADDR[15:2], 17'(QUEUES));
-    a_map = EN && in_array(wa, FS_RPS_MAP_ADDR[15:2], 17'(QUEUES));
-    a_hadd = EN && in_array(wa, FS_HEAD_ADD_ADDR[15:2], 17'(CPUS));
-    a_head = EN && in_array(wa, FS_HEAD_ADDR[15:2], 17'(CPUS));
-    a_tail = EN && in_array(wa, FS_TAIL_ADDR[15:2], 17'(CPUS));
-    a_pool = EN && in_array(wa, FS_RPS_MAP_CPUS_ADDR[15:2], 17'(POOL));
     ix_cnt = wa - FS_CNT_LO_ADDR[15:2];
     ix_rmap = wa - FS_RMAP_ADDR[15:2];
     ix_fcnt = wa - FS_RPS_FLOW_CNT_ADDR[15:2];
@@ -576,8 +606,7 @@ always_comb begin
             q_d0 = FS_RPS_CPU_MASK_RESET;
         end else begin
             q_op = OP_SET_MODE;
-            q_d0 = {28'd0, FS_CTRL_RESET[FS_CTRL_RMAP_LSB], FS_CTRL_RESET[FS_CTRL_NTUPLE_LSB],
-                    FS_CTRL_RESET[FS_CTRL_SLOT_MASK_LSB], FS_CTRL_RESET[FS_CTRL_PATCHED_LSB]};
+            q_d0 = mode_word(FS_CTRL_RESET);
             q_last = 1'b1;
         end
     end
@@ -607,8 +636,7 @@ always_comb begin
     end else if (wa == FS_CTRL_ADDR[15:2]) begin
         l_n = 3'd1;
         l_op[0] = OP_SET_MODE;
-        l_d0[0] = {28'd0, wv[FS_CTRL_RMAP_LSB], wv[FS_CTRL_NTUPLE_LSB], wv[FS_CTRL_SLOT_MASK_LSB],
-                   wv[FS_CTRL_PATCHED_LSB]};
+        l_d0[0] = mode_word(wv);
     end else if (wa == FS_NR_CPU_IDS_ADDR[15:2]) begin
         l_n = 3'd1;
         l_d0[0] = wv;

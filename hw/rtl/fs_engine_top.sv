@@ -76,7 +76,7 @@ module fs_engine_top #(
     input  wire                    s_axis_tlast,
     input  wire [USER_WIDTH-1:0]   s_axis_tuser,
 
-    // one 256-bit record per frame (layout: docs/engine-top.md)
+    // one 256-bit record per frame (layout rec: hw/regs/registers.md)
     output wire [255:0]            m_axis_rec_tdata,
     output wire                    m_axis_rec_tvalid,
     input  wire                    m_axis_rec_tready
@@ -101,7 +101,8 @@ localparam integer KEY_W = 1 + 8 + 128 + 128 + 16 + 16;      // filter key
 // tag store word: {cmd_seq, user16, class, tuple, hash, hash_valid, hit, id, queue}
 localparam integer TS_W = 32 + 16 + 4 + TUP_W + 32 + 1 + 1 + 16 + 16;
 localparam integer LKF_LOG2 = 3;                             // lookup FIFO (> table latency 4 + 2)
-localparam [2:0] P_GATE_SKIP = 3'd5, P_DRV_ERROR = 3'd6, P_STEERED = 3'd7;
+localparam [2:0] P_GATE_SKIP = 3'(FS_SET_RPS_CPU_PATH_GATE_SKIP);
+localparam [2:0] P_DRV_ERROR = 3'(FS_SET_RPS_CPU_PATH_DRIVER_ERROR);
 
 `ifdef VERILATOR
 if (CPU_LOG2 < 0 || CPU_LOG2 > 10 || QUEUE_LOG2 < 0 || QUEUE_LOG2 > 10 || SLOT_LOG2 < 1 ||
@@ -889,27 +890,28 @@ logic [31:0] o_cmd_seq, o_hash;
 logic [15:0] o_user, o_id, o_queue;
 logic [3:0] o_class;
 logic o_hv, o_hit;
-logic [1:0] o_action;
-logic [31:0] o_rc;
 logic [255:0] o_rec;
 logic [TUP_W-1:0] unused_o_tup;
-always_comb begin
-    {o_cmd_seq, o_user, o_class, unused_o_tup, o_hash, o_hv, o_hit, o_id, o_queue} = ts_rec_data;
-    o_action = 2'(FS_STEER_ACTION_NONE);
-    if (r1_path_reg == P_STEERED) o_action = 2'(FS_STEER_ACTION_STEERED);
-    if (r1_path_reg == P_GATE_SKIP) o_action = 2'(FS_STEER_ACTION_SKIPPED);
-    if (r1_path_reg == P_DRV_ERROR) o_action = 2'(FS_STEER_ACTION_DRIVER_ERROR);
-    o_rc = (r1_path_reg == P_STEERED || r1_path_reg == P_DRV_ERROR) ? r1_rc_reg : 32'd0;
-    o_rec = {32'd0,                                                     // word 7
-             r1_tail_reg,                                               // word 6
-             o_cmd_seq,                                                 // word 5
-             16'd0, o_user,                                             // word 4
-             o_rc,                                                      // word 3
-             o_id, r1_cpu_valid_reg ? r1_cpu_reg : 16'd0,               // word 2
-             o_queue, r1_steer_reg, r1_gate_reg, r1_path_reg, o_action,
-             r1_cpu_valid_reg, o_hit, o_hv, o_class,                    // word 1
-             o_hash};                                                   // word 0
-end
+assign {o_cmd_seq, o_user, o_class, unused_o_tup, o_hash, o_hv, o_hit, o_id, o_queue} = ts_rec_data;
+
+fs_record_pack rec_pack (
+    .s_rec_hash(o_hash),
+    .s_rec_parse_class(o_class),
+    .s_rec_hash_valid(o_hv),
+    .s_rec_filter_hit(o_hit),
+    .s_rec_cpu_valid(r1_cpu_valid_reg),
+    .s_rec_path(r1_path_reg),
+    .s_rec_gate(r1_gate_reg),
+    .s_rec_steer_called(r1_steer_reg),
+    .s_rec_queue(o_queue),
+    .s_rec_cpu(r1_cpu_reg),
+    .s_rec_filter_id(o_id),
+    .s_rec_rc(r1_rc_reg),
+    .s_rec_user(o_user),
+    .s_rec_cmd_seq(o_cmd_seq),
+    .s_rec_tail(r1_tail_reg),
+    .m_rec_data(o_rec)
+);
 
 fs_skid #(
     .WIDTH(256)

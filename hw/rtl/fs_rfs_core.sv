@@ -123,6 +123,8 @@ module fs_rfs_core #(
     output wire [31:0]               stat_hzd_stall         // clocks D recomputed a forwarded flag
 );
 
+`include "flowsteer_regs.vh"
+
 localparam integer QW = (NUM_QUEUES > 1) ? $clog2(NUM_QUEUES) : 1;
 localparam integer CW = (NUM_CPUS > 1) ? $clog2(NUM_CPUS) : 1;
 localparam integer SL = SLOT_LOG2_MAX;
@@ -142,35 +144,44 @@ localparam integer F_HASH = 0;                    // rps_dev_flow.hash (u32, PAT
 // returned by the other per-CPU ops), MAY_EXPIRE and SOCK_READ results. rps_cpu_mask is
 // recomputed from nr_cpu_ids by SOCK_SIZE (spec 1.1), as the kernel does at allocation;
 // SET_CPU_MASK sets it to any 32-bit value (the engine's RPS_CPU_MASK register).
-localparam [4:0] OP_SOCK_RECORD = 5'd1;    // data0 hash, data1 cpu: rps_record_sock_flow
-localparam [4:0] OP_SOCK_DELETE = 5'd2;    // data0 hash: sock_rps_delete_flow
-localparam [4:0] OP_SOCK_SIZE = 5'd3;      // data0 log2, data1[0] present (0 removes)
-localparam [4:0] OP_QUEUE_TABLE = 5'd4;    // addr queue, data0 log2, data1[0] present
-localparam [4:0] OP_HEAD_ADD = 5'd5;       // addr cpu, data0 n: input_queue_head += n
-localparam [4:0] OP_SET_HEAD_TAIL = 5'd6;  // addr cpu, data0 head, data1 tail (test hook)
-localparam [4:0] OP_READ_HEAD_TAIL = 5'd7; // addr cpu -> data0 head, data1 tail
-localparam [4:0] OP_MAY_EXPIRE = 5'd8;     // addr queue, data0 flow_id, data1[15:0] id -> data0[0]
-localparam [4:0] OP_SET_ONLINE = 5'd9;     // addr cpu, data0[0]
-localparam [4:0] OP_SET_RMAP = 5'd10;      // addr cpu, data0 queue
-localparam [4:0] OP_SET_NR_CPU_IDS = 5'd11;// data0 (1..NUM_CPUS)
-localparam [4:0] OP_SET_MODE = 5'd12;      // data0[0] patched, [1] mask slots, [2] NTUPLE,
-                                           // [3] rx_cpu_rmap present
-localparam [4:0] OP_SOCK_WRITE = 5'd13;    // data0 index, data1 value: raw entry write
-localparam [4:0] OP_SOCK_READ = 5'd14;     // data0 index -> data0 entry
-localparam [4:0] OP_RPS_MAP = 5'd15;       // addr queue, data0 LEN (0: no map), data1 BASE
-localparam [4:0] OP_RPS_POOL = 5'd16;      // data0 pool index, data1 CPU
-localparam [4:0] OP_SET_CPU_MASK = 5'd17;  // data0: rps_cpu_mask (any 32-bit value)
+// op codes and operands: enum rfs_op of hw/regs/flowsteer_regs.json (hw/regs/registers.md)
+localparam [4:0] OP_SOCK_RECORD = 5'(FS_RFS_OP_SOCK_RECORD);
+localparam [4:0] OP_SOCK_DELETE = 5'(FS_RFS_OP_SOCK_DELETE);
+localparam [4:0] OP_SOCK_SIZE = 5'(FS_RFS_OP_SOCK_SIZE);
+localparam [4:0] OP_QUEUE_TABLE = 5'(FS_RFS_OP_QUEUE_TABLE);
+localparam [4:0] OP_HEAD_ADD = 5'(FS_RFS_OP_HEAD_ADD);
+localparam [4:0] OP_SET_HEAD_TAIL = 5'(FS_RFS_OP_SET_HEAD_TAIL);
+localparam [4:0] OP_READ_HEAD_TAIL = 5'(FS_RFS_OP_READ_HEAD_TAIL);
+localparam [4:0] OP_MAY_EXPIRE = 5'(FS_RFS_OP_MAY_EXPIRE);
+localparam [4:0] OP_SET_ONLINE = 5'(FS_RFS_OP_SET_ONLINE);
+localparam [4:0] OP_SET_RMAP = 5'(FS_RFS_OP_SET_RMAP);
+localparam [4:0] OP_SET_NR_CPU_IDS = 5'(FS_RFS_OP_SET_NR_CPU_IDS);
+localparam [4:0] OP_SET_MODE = 5'(FS_RFS_OP_SET_MODE);
+localparam [4:0] OP_SOCK_WRITE = 5'(FS_RFS_OP_SOCK_WRITE);
+localparam [4:0] OP_SOCK_READ = 5'(FS_RFS_OP_SOCK_READ);
+localparam [4:0] OP_RPS_MAP = 5'(FS_RFS_OP_RPS_MAP);
+localparam [4:0] OP_RPS_POOL = 5'(FS_RFS_OP_RPS_POOL);
+localparam [4:0] OP_SET_CPU_MASK = 5'(FS_RFS_OP_SET_CPU_MASK);
 
 localparam [31:0] EINVAL_N = -32'sd22;
 localparam [31:0] ENOMEM_N = -32'sd12;
 localparam [31:0] EPROTONOSUPPORT_N = -32'sd93;
 
-// SetRpsCpuPath / GateRow (host/include/flowsteer/kernel/kernel.h)
-localparam [2:0] P_NOT_CALLED = 3'd0, P_INVALID_CPU = 3'd1, P_NO_ACCEL = 3'd2,
-                 P_SAME_QUEUE = 3'd3, P_NO_TARGET = 3'd4, P_GATE_SKIP = 3'd5,
-                 P_DRV_ERROR = 3'd6, P_STEERED = 3'd7;
-localparam [2:0] G_NOT_EVAL = 3'd0, G_NO_FILTER = 3'd1, G_INACTIVE = 3'd2,
-                 G_SKIP_OTHER = 3'd3, G_SKIP_SAME = 3'd4, G_SAME_NEW_CPU = 3'd5;
+// SetRpsCpuPath / GateRow: enums set_rps_cpu_path and gate_row of the register map
+localparam [2:0] P_NOT_CALLED = 3'(FS_SET_RPS_CPU_PATH_NOT_CALLED);
+localparam [2:0] P_INVALID_CPU = 3'(FS_SET_RPS_CPU_PATH_INVALID_CPU);
+localparam [2:0] P_NO_ACCEL = 3'(FS_SET_RPS_CPU_PATH_NO_ACCEL);
+localparam [2:0] P_SAME_QUEUE = 3'(FS_SET_RPS_CPU_PATH_SAME_QUEUE);
+localparam [2:0] P_NO_TARGET = 3'(FS_SET_RPS_CPU_PATH_NO_TARGET_TABLE);
+localparam [2:0] P_GATE_SKIP = 3'(FS_SET_RPS_CPU_PATH_GATE_SKIP);
+localparam [2:0] P_DRV_ERROR = 3'(FS_SET_RPS_CPU_PATH_DRIVER_ERROR);
+localparam [2:0] P_STEERED = 3'(FS_SET_RPS_CPU_PATH_STEERED);
+localparam [2:0] G_NOT_EVAL = 3'(FS_GATE_ROW_NOT_EVALUATED);
+localparam [2:0] G_NO_FILTER = 3'(FS_GATE_ROW_NO_FILTER);
+localparam [2:0] G_INACTIVE = 3'(FS_GATE_ROW_INACTIVE);
+localparam [2:0] G_SKIP_OTHER = 3'(FS_GATE_ROW_SKIP_OTHER_FLOW);
+localparam [2:0] G_SKIP_SAME = 3'(FS_GATE_ROW_SKIP_SAME_FLOW);
+localparam [2:0] G_SAME_NEW_CPU = 3'(FS_GATE_ROW_SAME_FLOW_NEW_CPU);
 
 `ifdef VERILATOR
 if (NUM_CPUS < 1 || NUM_CPUS > 65535 || NUM_QUEUES < 1 || NUM_QUEUES > 65536 ||
@@ -1087,10 +1098,10 @@ always_ff @(posedge clk) begin
                     cpu_mask_reg <= cmd_data0_reg;
                 end
                 OP_SET_MODE: begin
-                    patched_reg <= cmd_data0_reg[0];
-                    mask_mode_reg <= cmd_data0_reg[1];
-                    ntuple_reg <= cmd_data0_reg[2];
-                    rmap_on_reg <= cmd_data0_reg[3];
+                    patched_reg <= cmd_data0_reg[FS_RFS_MODE_PATCHED_LSB];
+                    mask_mode_reg <= cmd_data0_reg[FS_RFS_MODE_SLOT_MASK_LSB];
+                    ntuple_reg <= cmd_data0_reg[FS_RFS_MODE_NTUPLE_LSB];
+                    rmap_on_reg <= cmd_data0_reg[FS_RFS_MODE_RMAP_LSB];
                 end
                 default: begin
                     rsp_status_reg <= EINVAL_N;

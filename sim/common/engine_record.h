@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "flowsteer/engine/engine_model.h"
+#include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/kernel/kernel.h"
 
 namespace flowsteer::sim {
@@ -20,33 +21,57 @@ struct EngineRecord {
   uint64_t clock = 0;           // clock the record was taken from the stream
   uint64_t accepted_clock = 0;  // clock the frame's last beat was accepted (hazard coverage)
   int32_t rc = 0;               // word 3 as sent (must be 0 unless STEERED or DRIVER_ERROR)
-  uint32_t reserved = 0;        // word 4 bits 31:16 | word 7 (must be 0)
+  uint32_t reserved = 0;        // reserved bits found set (must be 0)
 };
 
-// words[i] = bits 32i+31..32i of m_axis_rec_tdata; clock fields are the caller's.
-inline EngineRecord decode_engine_record(const uint32_t w[8]) {
+// words[i] = bits 32i+31..32i of m_axis_rec_tdata; clock fields are the caller's. The layout
+// is the register map's (regs::unpack_rec); this maps it onto the golden model's record.
+inline EngineRecord decode_engine_record(const uint32_t w[regs::REC::kWords]) {
+  const regs::Rec r = regs::unpack_rec(w);
   EngineRecord e;
   engine::OutputRecord& o = e.rec;
-  o.hash = w[0];
-  o.cls = nic::ParseClass(w[1] & 0xF);
-  o.hash_valid = (w[1] >> 4) & 1;
-  o.filter_hit = (w[1] >> 5) & 1;
-  const bool cpu_valid = (w[1] >> 6) & 1;
-  o.action = engine::SteerAction((w[1] >> 7) & 3);
-  e.path = uint8_t((w[1] >> 9) & 7);
-  e.gate = uint8_t((w[1] >> 12) & 7);
-  e.steer_called = (w[1] >> 15) & 1;
-  o.queue = uint16_t(w[1] >> 16);
-  o.cpu = cpu_valid ? int32_t(w[2] & 0xFFFF) : -1;
-  o.filter_id = o.filter_hit ? (w[2] >> 16) : 0;
-  e.rc = int32_t(w[3]);
+  o.hash = r.hash;
+  o.cls = r.parse_class;
+  o.hash_valid = r.hash_valid;
+  o.filter_hit = r.filter_hit;
+  o.action = r.action;
+  e.path = uint8_t(r.path);
+  e.gate = uint8_t(r.gate);
+  e.steer_called = r.steer_called;
+  o.queue = r.queue;
+  o.cpu = r.cpu_valid ? int32_t(r.cpu) : -1;
+  o.filter_id = o.filter_hit ? r.filter_id : 0;
+  e.rc = r.rc;
   if (o.action == engine::SteerAction::kSteered) o.steer_id = uint32_t(e.rc);
   if (o.action == engine::SteerAction::kDriverError) o.error = e.rc;
-  e.user = uint16_t(w[4]);
-  e.reserved = (w[4] >> 16) | w[7];
-  e.cmd_seq = w[5];
-  e.tail = w[6];
+  e.user = r.user;
+  e.reserved = r.reserved;
+  e.cmd_seq = r.cmd_seq;
+  e.tail = r.tail;
   return e;
+}
+
+// The record words the RTL sends for `e` (the SystemC engine model's output).
+inline void encode_engine_record(const EngineRecord& e, uint32_t w[regs::REC::kWords]) {
+  const engine::OutputRecord& o = e.rec;
+  regs::Rec r;
+  r.hash = o.hash;
+  r.parse_class = o.cls;
+  r.hash_valid = o.hash_valid;
+  r.filter_hit = o.filter_hit;
+  r.cpu_valid = o.cpu >= 0;
+  r.action = o.action;
+  r.path = regs::SetRpsCpuPath(e.path);
+  r.gate = regs::GateRow(e.gate);
+  r.steer_called = e.steer_called;
+  r.queue = o.queue;
+  r.cpu = o.cpu >= 0 ? uint16_t(o.cpu) : 0;
+  r.filter_id = o.filter_hit ? uint16_t(o.filter_id) : 0;
+  r.rc = e.rc;
+  r.user = e.user;
+  r.cmd_seq = e.cmd_seq;
+  r.tail = e.tail;
+  regs::pack_rec(r, w);
 }
 
 // What the RTL must send for a packet, from the golden model's record and decision

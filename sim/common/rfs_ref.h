@@ -1,7 +1,7 @@
 // The reference side of the fs_rfs_core benches, shared by the SystemC bench
 // (sim/systemc/sc_rfs_core.cpp) and the Verilator GoogleTest suite (test_fs_rfs_core.cpp).
 //
-// * Op: the command op codes of fs_rfs_core.sv.
+// * Op: the command op codes of fs_rfs_core (enum rfs_op of the register map).
 // * RefDriver: the test ndo_rx_flow_steer (deterministic id allocator, sticky ids per hash,
 //   error injection, rare out-of-u16 ids). Two instances built with the same seed give the
 //   same answers for the same call sequence, so a bench can answer the core's driver port
@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/kernel/kernel.h"
 
 namespace fs_tb::rfs {
@@ -33,24 +34,17 @@ using flowsteer::kernel::Skb;
 using flowsteer::kernel::SlotMode;
 using flowsteer::kernel::Variant;
 
-// command ops (fs_rfs_core.sv)
-enum Op : uint8_t {
-  kSockRecord = 1, kSockDelete = 2, kSockSize = 3, kQueueTable = 4, kHeadAdd = 5,
-  kSetHeadTail = 6, kReadHeadTail = 7, kMayExpire = 8, kSetOnline = 9, kSetRmap = 10,
-  kSetNrCpuIds = 11, kSetMode = 12, kSockWrite = 13, kSockRead = 14, kRpsMap = 15, kRpsPool = 16,
-};
-inline const char* op_name(uint32_t op) {
-  static const char* const names[] = {"?",          "SOCK_RECORD", "SOCK_DELETE",    "SOCK_SIZE",
-                                      "QUEUE_TABLE", "HEAD_ADD",   "SET_HEAD_TAIL",  "READ_HEAD_TAIL",
-                                      "MAY_EXPIRE", "SET_ONLINE",  "SET_RMAP",       "SET_NR_CPU_IDS",
-                                      "SET_MODE",   "SOCK_WRITE",  "SOCK_READ",      "RPS_MAP",
-                                      "RPS_POOL"};
-  return op <= 16 ? names[op] : "?";
-}
+// command ops: enum rfs_op of the register map; SET_MODE data0: its layout rfs_mode
+using Op = flowsteer::regs::RfsOp;
+inline const char* op_name(uint32_t op) { return flowsteer::regs::rfs_op_name(Op(op)); }
 
-// SET_MODE data0 bits
 inline uint32_t mode_word(bool patched, bool mask_slots, bool ntuple, bool rmap) {
-  return (patched ? 1u : 0u) | (mask_slots ? 2u : 0u) | (ntuple ? 4u : 0u) | (rmap ? 8u : 0u);
+  flowsteer::regs::RfsMode m;
+  m.patched = patched;
+  m.slot_mask = mask_slots;
+  m.ntuple = ntuple;
+  m.rmap = rmap;
+  return flowsteer::regs::pack_rfs_mode(m);
 }
 
 struct DriverCall {
@@ -166,52 +160,55 @@ class RegRef {
       e.data1 = K.tail(c.addr);
       return true;
     };
-    switch (c.op) {
-      case kSockRecord: K.rps_record_sock_flow(c.d0, c.d1); break;
-      case kSockDelete: K.sock_rps_delete_flow(c.d0); break;
-      case kSockSize:
+    switch (Op(c.op)) {
+      case Op::kSockRecord: K.rps_record_sock_flow(c.d0, c.d1); break;
+      case Op::kSockDelete: K.sock_rps_delete_flow(c.d0); break;
+      case Op::kSockSize:
         if ((c.d1 & 1) && c.d0 > dims.sock_log2_max) e.bench_error = "SOCK_SIZE log2 above max";
         else e.status = K.set_rps_sock_flow_entries((c.d1 & 1) ? (uint64_t(1) << c.d0) : 0);
         break;
-      case kQueueTable:
+      case Op::kQueueTable:
         if ((c.d1 & 1) && c.d0 > dims.slot_log2_max) e.bench_error = "QUEUE_TABLE log2 above max";
         else e.status = K.store_rps_flow_cnt(c.addr, (c.d1 & 1) ? (uint64_t(1) << c.d0) : 0);
         break;
-      case kHeadAdd:
+      case Op::kHeadAdd:
         if (per_cpu_ok()) K.input_queue_head_add(c.addr, c.d0);
         break;
-      case kSetHeadTail:
+      case Op::kSetHeadTail:
         if (per_cpu_ok()) K.set_backlog_counters(c.addr, c.d0, c.d1);
         break;
-      case kReadHeadTail: per_cpu_ok(); break;
-      case kMayExpire:
+      case Op::kReadHeadTail: per_cpu_ok(); break;
+      case Op::kMayExpire:
         e.check_data = true;
         e.data0 = K.rps_may_expire_flow(c.addr, c.d0, uint16_t(c.d1)) ? 1 : 0;
         break;
-      case kSetOnline:
+      case Op::kSetOnline:
         if (per_cpu_ok()) K.set_cpu_online(c.addr, c.d0 & 1);
         break;
-      case kSetRmap:
+      case Op::kSetRmap:
         if (c.d0 >= dims.queues) {  // the core checks the queue before the CPU
           e.status = -EINVAL;
         } else if (per_cpu_ok()) {
           K.set_rmap_entry(c.addr, uint16_t(c.d0));
         }
         break;
-      case kSetNrCpuIds:
+      case Op::kSetNrCpuIds:
         if (c.d0 != nr) e.bench_error = "SET_NR_CPU_IDS other than the run's nr_cpu_ids";
         break;
-      case kSetMode:
-        if (((c.d0 >> 1) & 1) != (mode_ == SlotMode::kMask ? 1u : 0u)) {
+      case Op::kSetMode: {
+        const flowsteer::regs::RfsMode m = flowsteer::regs::unpack_rfs_mode(&c.d0);
+        if (m.slot_mask != (mode_ == SlotMode::kMask)) {
           e.bench_error = "SET_MODE changes the slot mode";
           break;
         }
-        K.set_variant((c.d0 & 1) ? Variant::kPatched : Variant::kOriginal);
-        K.set_ntuple((c.d0 >> 2) & 1);
-        K.set_rx_cpu_rmap((c.d0 >> 3) & 1);
+        K.set_variant(m.patched ? Variant::kPatched : Variant::kOriginal);
+        K.set_ntuple(m.ntuple);
+        K.set_rx_cpu_rmap(m.rmap);
         break;
-      case kSockWrite: e.status = K.write_sock_entry(c.d0, c.d1) ? 0 : -EINVAL; break;
-      case kSockRead: {
+      }
+      case Op::kSetCpuMask: K.set_rps_cpu_mask(c.d0); break;
+      case Op::kSockWrite: e.status = K.write_sock_entry(c.d0, c.d1) ? 0 : -EINVAL; break;
+      case Op::kSockRead: {
         const auto* st = K.sock_table();
         if (st && c.d0 <= st->mask) {
           e.check_data = true;
@@ -221,7 +218,7 @@ class RegRef {
         }
         break;
       }
-      case kRpsPool:
+      case Op::kRpsPool:
         if (c.d0 >= pool_.size()) {
           e.status = -EINVAL;
           break;
@@ -235,7 +232,7 @@ class RegRef {
           if (map_len_[q] && c.d0 >= map_base_[q] && c.d0 < map_base_[q] + map_len_[q])
             push_map(q, e);
         break;
-      case kRpsMap:
+      case Op::kRpsMap:
         if (c.addr >= dims.queues || c.d0 > 0xFFFF || c.d1 > pool_.size() ||
             uint64_t(c.d0) + c.d1 > pool_.size()) {
           e.status = -EINVAL;

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine_record.h"
 #include "flowsteer/engine/engine_regs.h"
 
 namespace fs_sc {
@@ -92,23 +93,15 @@ SC_MODULE(EngineModelDut) {
     for (int i = 0; i < 64; ++i)
       if ((k >> i) & 1) cur_.push_back(uint8_t(d.get_word(i / 4) >> (8 * (i % 4))));
     if (!s_axis_tlast.read()) return;
-    namespace eng = flowsteer::engine;
     const auto o = m_.packet(cur_.data(), cur_.size());  // enabled: frames wait otherwise
-    const auto& dd = m_.model().last_decision();
-    uint32_t w[8] = {};
-    w[0] = o->hash;
-    w[1] = uint32_t(o->cls) | uint32_t(o->hash_valid) << 4 | uint32_t(o->filter_hit) << 5 |
-           uint32_t(o->cpu >= 0) << 6 | uint32_t(o->action) << 7 | uint32_t(dd.path) << 9 |
-           uint32_t(dd.gate) << 12 | uint32_t(dd.steer.called) << 15 | uint32_t(o->queue) << 16;
-    w[2] = (o->cpu >= 0 ? uint32_t(o->cpu) : 0) | (o->filter_hit ? o->filter_id << 16 : 0);
-    w[3] = o->action == eng::SteerAction::kSteered       ? o->steer_id
-           : o->action == eng::SteerAction::kDriverError ? uint32_t(o->error)
-                                                         : 0;
-    w[4] = s_axis_tuser.read() & 0xFFFF;
-    w[5] = uint32_t(seq_);
-    w[6] = dd.cpu >= 0 ? dd.tail : 0;
+    flowsteer::sim::EngineRecord e =
+        flowsteer::sim::expected_engine_record(*o, m_.model().last_decision(),
+                                               uint16_t(s_axis_tuser.read() & 0xFFFF));
+    e.cmd_seq = uint32_t(seq_);
+    uint32_t w[flowsteer::regs::REC::kWords];
+    flowsteer::sim::encode_engine_record(e, w);
     sc_bv<256> r;
-    for (int i = 0; i < 8; ++i) r.set_word(i, w[i]);
+    for (uint32_t i = 0; i < flowsteer::regs::REC::kWords; ++i) r.set_word(int(i), w[i]);
     pipe_.push_back({now_ + 20 + rng_() % 8, r});
     cur_.clear();
   }

@@ -42,7 +42,7 @@ class RfsStim {
   // The commands before the first packet: nr_cpu_ids, mode, tables, maps, sock entries.
   std::vector<Cmd> setup() {
     std::vector<Cmd> s;
-    s.push_back(cmd(fs_tb::rfs::kSetNrCpuIds, 0, nr_, 0));
+    s.push_back(cmd(fs_tb::rfs::Op::kSetNrCpuIds, 0, nr_, 0));
     s.push_back(mode_cmd());
     s.push_back(sock_size(int(2 + rnd(dims_.sock_log2_max - 1))));
     for (uint32_t q = 0; q < dims_.queues; ++q) {
@@ -59,7 +59,7 @@ class RfsStim {
       else f.hash = uint32_t(rng_()) | 1u;
       f.cpu = rnd(nr_);
       f.rssq = uint8_t(rnd(dims_.queues));
-      if (uni() < 0.8) s.push_back(cmd(fs_tb::rfs::kSockRecord, 0, f.hash, f.cpu));
+      if (uni() < 0.8) s.push_back(cmd(fs_tb::rfs::Op::kSockRecord, 0, f.hash, f.cpu));
     }
     return s;
   }
@@ -103,29 +103,29 @@ class RfsStim {
           }
         }
       }
-      return cmd(fs_tb::rfs::kSockRecord, 0, f.hash, f.cpu);
+      return cmd(fs_tb::rfs::Op::kSockRecord, 0, f.hash, f.cpu);
     }
     if (r < 0.55) {
       const uint32_t backlog = k.tail(c) - k.head(c);
       uint32_t add = uni() < 0.01 ? uint32_t(rng_())
                                   : (backlog ? rnd(uint64_t(backlog) + 1) : rnd(3));
       if (uni() < 0.2) add = backlog;
-      return cmd(fs_tb::rfs::kHeadAdd, uint16_t(c), add, 0);
+      return cmd(fs_tb::rfs::Op::kHeadAdd, uint16_t(c), add, 0);
     }
     if (r < 0.66) {
       if (!steers.empty() && uni() < 0.8) {
         const SteerRef& s = steers[rnd(uint32_t(steers.size()))];
-        return cmd(fs_tb::rfs::kMayExpire, uint16_t(s[0]), s[1], uint16_t(s[2]));
+        return cmd(fs_tb::rfs::Op::kMayExpire, uint16_t(s[0]), s[1], uint16_t(s[2]));
       }
-      return cmd(fs_tb::rfs::kMayExpire, uint16_t(rnd(dims_.queues + 2)), rnd(80), rnd(0x10000));
+      return cmd(fs_tb::rfs::Op::kMayExpire, uint16_t(rnd(dims_.queues + 2)), rnd(80), rnd(0x10000));
     }
-    if (r < 0.71) return cmd(fs_tb::rfs::kReadHeadTail, uint16_t(c), 0, 0);
-    if (r < 0.76) return cmd(fs_tb::rfs::kSetOnline, uint16_t(c), uni() < 0.7 ? 1 : 0, 0);
-    if (r < 0.80) return cmd(fs_tb::rfs::kSetRmap, uint16_t(c), rnd(dims_.queues), 0);
+    if (r < 0.71) return cmd(fs_tb::rfs::Op::kReadHeadTail, uint16_t(c), 0, 0);
+    if (r < 0.76) return cmd(fs_tb::rfs::Op::kSetOnline, uint16_t(c), uni() < 0.7 ? 1 : 0, 0);
+    if (r < 0.80) return cmd(fs_tb::rfs::Op::kSetRmap, uint16_t(c), rnd(dims_.queues), 0);
     if (r < 0.84)
       return queue_table(rnd(dims_.queues + 1),
                          uni() < 0.1 ? -1 : int(rnd(dims_.slot_log2_max + 1)) % 5);
-    if (r < 0.87) return cmd(fs_tb::rfs::kSockDelete, 0, f.hash, 0);
+    if (r < 0.87) return cmd(fs_tb::rfs::Op::kSockDelete, 0, f.hash, 0);
     if (r < 0.90) {
       patched_ = uni() < 0.5;
       return mode_cmd();
@@ -135,10 +135,17 @@ class RfsStim {
       else rmap_ = uni() < 0.8;
       return mode_cmd();
     }
-    if (r < 0.94) return sock_size(uni() < 0.05 ? -1 : int(2 + rnd(dims_.sock_log2_max - 1)));
+    if (r < 0.94) {
+      // SOCK_SIZE derives rps_cpu_mask from nr_cpu_ids; for half the flows widen it after
+      // (the engine's RPS_CPU_MASK; no extra draw)
+      const Cmd sz = sock_size(uni() < 0.05 ? -1 : int(2 + rnd(dims_.sock_log2_max - 1)));
+      const uint32_t m = uint32_t(flowsteer::kernel::roundup_pow_of_two(nr_) - 1);
+      if (f.hash & 1) queued_.push_back(cmd(fs_tb::rfs::Op::kSetCpuMask, 0, (m << 1) | 1, 0));
+      return sz;
+    }
     if (r < 0.96) {
       const uint32_t hd = uni() < 0.5 ? 0xFFFFFFF0u + rnd(16) : 0x7FFFFFF0u + rnd(16);
-      return cmd(fs_tb::rfs::kSetHeadTail, uint16_t(c), hd, hd + rnd(4));
+      return cmd(fs_tb::rfs::Op::kSetHeadTail, uint16_t(c), hd, hd + rnd(4));
     }
     if (r < 0.98) {
       std::vector<Cmd> m;
@@ -148,15 +155,15 @@ class RfsStim {
     }
     const uint32_t idx = rnd((uint64_t(1) << dims_.sock_log2_max) + 2);
     if (uni() < 0.5)
-      return cmd(fs_tb::rfs::kSockWrite, 0, idx,
+      return cmd(fs_tb::rfs::Op::kSockWrite, 0, idx,
                  uni() < 0.5 ? uint32_t(rng_()) : (f.hash & ~15u) | f.cpu);
-    return cmd(fs_tb::rfs::kSockRead, 0, idx, 0);
+    return cmd(fs_tb::rfs::Op::kSockRead, 0, idx, 0);
   }
 
   // The commands after the last packet: every CPU's head and tail.
   std::vector<Cmd> finish() const {
     std::vector<Cmd> s;
-    for (uint32_t c = 0; c < nr_; ++c) s.push_back(cmd(fs_tb::rfs::kReadHeadTail, uint16_t(c), 0, 0));
+    for (uint32_t c = 0; c < nr_; ++c) s.push_back(cmd(fs_tb::rfs::Op::kReadHeadTail, uint16_t(c), 0, 0));
     return s;
   }
 
@@ -169,22 +176,22 @@ class RfsStim {
   };
   static constexpr uint32_t kPoolPerQueue = 16;  // queue q owns pool entries 16q .. 16q+15
 
-  static Cmd cmd(uint8_t op, uint16_t addr, uint32_t d0, uint32_t d1) {
+  static Cmd cmd(fs_tb::rfs::Op op, uint16_t addr, uint32_t d0, uint32_t d1) {
     Cmd c;
-    c.op = op;
+    c.op = uint8_t(op);
     c.addr = addr;
     c.d0 = d0;
     c.d1 = d1;
     return c;
   }
   Cmd mode_cmd() const {
-    return cmd(fs_tb::rfs::kSetMode, 0, fs_tb::rfs::mode_word(patched_, mask_, ntuple_, rmap_), 0);
+    return cmd(fs_tb::rfs::Op::kSetMode, 0, fs_tb::rfs::mode_word(patched_, mask_, ntuple_, rmap_), 0);
   }
   Cmd sock_size(int log2) const {  // -1 removes
-    return cmd(fs_tb::rfs::kSockSize, 0, log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1);
+    return cmd(fs_tb::rfs::Op::kSockSize, 0, log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1);
   }
   Cmd queue_table(uint32_t q, int log2) const {  // -1 removes
-    return cmd(fs_tb::rfs::kQueueTable, uint16_t(q), log2 < 0 ? 0 : uint32_t(log2),
+    return cmd(fs_tb::rfs::Op::kQueueTable, uint16_t(q), log2 < 0 ? 0 : uint32_t(log2),
                log2 < 0 ? 0 : 1);
   }
   // rps_cpus of queue q: pool entries first, then LEN/BASE (LEN 0 removes the map)
@@ -192,8 +199,8 @@ class RfsStim {
     std::vector<uint32_t> cpus(uni() < 0.2 ? 0 : 1 + rnd(6));
     for (auto& c : cpus) c = rnd(nr_);
     for (size_t i = 0; i < cpus.size(); ++i)
-      out.push_back(cmd(fs_tb::rfs::kRpsPool, 0, uint32_t(q * kPoolPerQueue + i), cpus[i]));
-    out.push_back(cmd(fs_tb::rfs::kRpsMap, uint16_t(q), uint32_t(cpus.size()), q * kPoolPerQueue));
+      out.push_back(cmd(fs_tb::rfs::Op::kRpsPool, 0, uint32_t(q * kPoolPerQueue + i), cpus[i]));
+    out.push_back(cmd(fs_tb::rfs::Op::kRpsMap, uint16_t(q), uint32_t(cpus.size()), q * kPoolPerQueue));
   }
   uint32_t qbits() const {
     uint32_t b = 1;

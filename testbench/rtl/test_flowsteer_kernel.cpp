@@ -101,12 +101,13 @@ class Kernel : public ::testing::Test {
   }
 
   struct Record {
-    uint32_t w[8];
+    uint32_t w[regs::REC::kWords];
     bool last;
+    regs::Rec f() const { return regs::unpack_rec(w); }
   };
   void take_record() {
     Record r{};
-    for (int i = 0; i < 8; ++i) r.w[i] = dut_->m_axis_records_tdata[i];
+    for (uint32_t i = 0; i < regs::REC::kWords; ++i) r.w[i] = dut_->m_axis_records_tdata[i];
     r.last = dut_->m_axis_records_tlast;
     records_.push_back(r);
   }
@@ -276,8 +277,8 @@ TEST_F(Kernel, FreeRunningWithoutStart) {
   f[23] = 6;
   send_frame(f, 0x1234);
   wait_records(1);
-  EXPECT_EQ(records_[0].w[4] & 0xFFFF, 0x1234u);
-  EXPECT_EQ(records_[0].w[1] & 0xF, 0u);  // IPV4_TCP
+  EXPECT_EQ(records_[0].f().user, 0x1234u);
+  EXPECT_EQ(records_[0].f().parse_class, regs::ParseClass::kIpv4Tcp);
   EXPECT_TRUE(records_[0].last);
 }
 
@@ -375,15 +376,15 @@ TEST_F(Kernel, FramesInRecordsOut) {
   for (size_t i = 0; i < frames.size(); ++i) {
     const auto pf = flowsteer::nic::parse_frame(frames[i].data(), frames[i].size());
     const Record& r = records_[i];
-    EXPECT_EQ(r.w[1] & 0xF, uint32_t(pf.cls)) << "frame " << i;
-    EXPECT_EQ(r.w[4] & 0xFFFF, users[i]) << "frame " << i;
-    EXPECT_EQ(r.w[4] >> 16, 0u) << "frame " << i;
+    EXPECT_EQ(r.f().parse_class, pf.cls) << "frame " << i;
+    EXPECT_EQ(r.f().user, users[i]) << "frame " << i;
+    EXPECT_EQ(r.f().reserved, 0u) << "frame " << i;
     // a frame takes its place in the order at the engine's order gate, after its parser: the
     // transactions before it are those done before it was sent, and maybe the next one
-    EXPECT_GE(r.w[5], seq[i]) << "frame " << i << ": cmd_seq";
-    EXPECT_LE(r.w[5], seq[i + 1]) << "frame " << i << ": cmd_seq";
+    EXPECT_GE(r.f().cmd_seq, seq[i]) << "frame " << i << ": cmd_seq";
+    EXPECT_LE(r.f().cmd_seq, seq[i + 1]) << "frame " << i << ": cmd_seq";
     if (i > 0) {
-      EXPECT_GE(r.w[5], records_[i - 1].w[5]) << "frame " << i << ": cmd_seq order";
+      EXPECT_GE(r.f().cmd_seq, records_[i - 1].f().cmd_seq) << "frame " << i << ": cmd_seq order";
     }
     EXPECT_TRUE(r.last) << "frame " << i;
   }
@@ -400,19 +401,19 @@ TEST_F(Kernel, RecordHeldUnderBackPressure) {
     ASSERT_LT(++t, kTimeout);
     tick();
   }
-  uint32_t first[8];
-  for (int i = 0; i < 8; ++i) first[i] = d.m_axis_records_tdata[i];
+  uint32_t first[regs::REC::kWords];
+  for (uint32_t i = 0; i < regs::REC::kWords; ++i) first[i] = d.m_axis_records_tdata[i];
   for (int c = 0; c < 50; ++c) {
     tick();
     d.ap_clk = 0;
     d.eval();
     ASSERT_TRUE(d.m_axis_records_tvalid) << "valid dropped without ready";
-    for (int i = 0; i < 8; ++i) ASSERT_EQ(d.m_axis_records_tdata[i], first[i]);
+    for (uint32_t i = 0; i < regs::REC::kWords; ++i) ASSERT_EQ(d.m_axis_records_tdata[i], first[i]);
   }
   rec_ready_pct_ = 100;
   wait_records(1);
-  EXPECT_EQ(records_[0].w[4] & 0xFFFF, 0x77u);
-  EXPECT_EQ(records_[0].w[1] & 0xF, uint32_t(flowsteer::nic::ParseClass::kNonIp));
+  EXPECT_EQ(records_[0].f().user, 0x77u);
+  EXPECT_EQ(records_[0].f().parse_class, flowsteer::nic::ParseClass::kNonIp);
 }
 
 }  // namespace

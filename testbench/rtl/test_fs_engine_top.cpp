@@ -44,16 +44,21 @@ eng::EngineCaps small_caps() {
   return c;
 }
 
+// one record as taken from the stream; fields through the register map's layout
 struct Rec {
-  uint32_t w[8];
-  uint32_t cls() const { return w[1] & 0xF; }
-  bool hv() const { return (w[1] >> 4) & 1; }
-  bool hit() const { return (w[1] >> 5) & 1; }
-  bool cpu_valid() const { return (w[1] >> 6) & 1; }
-  uint32_t action() const { return (w[1] >> 7) & 3; }
-  uint32_t queue() const { return w[1] >> 16; }
-  uint32_t cpu() const { return w[2] & 0xFFFF; }
-  uint32_t fid() const { return w[2] >> 16; }
+  uint32_t w[regs::REC::kWords];
+  regs::Rec f() const { return regs::unpack_rec(w); }
+  uint32_t cls() const { return uint32_t(f().parse_class); }
+  bool hv() const { return f().hash_valid; }
+  bool hit() const { return f().filter_hit; }
+  bool cpu_valid() const { return f().cpu_valid; }
+  uint32_t action() const { return uint32_t(f().action); }
+  uint32_t queue() const { return f().queue; }
+  uint32_t cpu() const { return f().cpu; }
+  uint32_t fid() const { return f().filter_id; }
+  uint32_t hash() const { return f().hash; }
+  uint32_t rc() const { return uint32_t(f().rc); }
+  uint32_t cmd_seq() const { return f().cmd_seq; }
 };
 
 template <class Model>
@@ -144,7 +149,7 @@ class EngineTb {
     sim_.settle();
     if (d.m_axis_rec_tvalid && d.m_axis_rec_tready) {
       Rec r;
-      for (int i = 0; i < 8; ++i) r.w[i] = d.m_axis_rec_tdata[i];
+      for (uint32_t i = 0; i < regs::REC::kWords; ++i) r.w[i] = d.m_axis_rec_tdata[i];
       recs_.push_back(r);
       rec_cycle_.push_back(sim_.cycles());
     }
@@ -212,7 +217,7 @@ class EngineTop : public ::testing::Test {
     EXPECT_TRUE(m.has_value());
     if (!m) return r;
     EXPECT_EQ(r.cls(), uint32_t(m->cls));
-    EXPECT_EQ(r.w[0], m->hash);
+    EXPECT_EQ(r.hash(), m->hash);
     EXPECT_EQ(r.hv(), m->hash_valid);
     EXPECT_EQ(r.hit(), m->filter_hit);
     if (m->filter_hit) {
@@ -225,16 +230,17 @@ class EngineTop : public ::testing::Test {
     }
     EXPECT_EQ(r.action(), uint32_t(m->action));
     if (m->action == eng::SteerAction::kSteered) {
-      EXPECT_EQ(r.w[3], m->steer_id);
+      EXPECT_EQ(r.rc(), m->steer_id);
     }
     if (m->action == eng::SteerAction::kDriverError) {
-      EXPECT_EQ(int32_t(r.w[3]), m->error);
+      EXPECT_EQ(r.f().rc, m->error);
     }
-    EXPECT_EQ(r.w[4], user);
+    EXPECT_EQ(r.f().user, user);
+    EXPECT_EQ(r.f().reserved, 0u);
     const auto& d = model_.model().last_decision();
-    EXPECT_EQ((r.w[1] >> 9) & 7, uint32_t(d.path));
-    EXPECT_EQ((r.w[1] >> 12) & 7, uint32_t(d.gate));
-    EXPECT_EQ(r.w[6], m->cpu >= 0 ? model_.model().kernel().tail(uint32_t(m->cpu)) : 0u);
+    EXPECT_EQ(r.f().path, d.path);
+    EXPECT_EQ(r.f().gate, d.gate);
+    EXPECT_EQ(r.f().tail, m->cpu >= 0 ? model_.model().kernel().tail(uint32_t(m->cpu)) : 0u);
     return r;
   }
 
@@ -320,7 +326,7 @@ TEST_F(EngineTop, FramesSteersEventsCountersDelete) {
   frame(flowsteer::nic::build_frame(t6), 2);
   frame(flowsteer::nic::build_frame(u4), 3);
   frame(nonip, 4);
-  EXPECT_EQ(tb_.recs_.back().w[5], tb_.recs_.front().w[5]);  // no transaction between them
+  EXPECT_EQ(tb_.recs_.back().cmd_seq(), tb_.recs_.front().cmd_seq());  // no transaction between them
 
   // a sock entry that names a CPU on another queue: the next t4 packet steers (original)
   auto steer_to = [&](uint32_t hash, uint32_t arrival) {
@@ -331,10 +337,10 @@ TEST_F(EngineTop, FramesSteersEventsCountersDelete) {
     rd(regs::SOCK_VALUE::kAddr);
     return cpu;
   };
-  steer_to(r4.w[0], r4.queue());
+  steer_to(r4.hash(), r4.queue());
   const Rec s1 = frame(flowsteer::nic::build_frame(t4), 5);
   EXPECT_EQ(s1.action(), uint32_t(eng::SteerAction::kSteered));
-  EXPECT_GT(s1.w[5], r4.w[5]);  // cmd_seq moved
+  EXPECT_GT(s1.cmd_seq(), r4.cmd_seq());  // cmd_seq moved
   // the filter now sends t4 to the steered queue
   const Rec s2 = frame(flowsteer::nic::build_frame(t4), 6);
   EXPECT_TRUE(s2.hit());
@@ -347,7 +353,7 @@ TEST_F(EngineTop, FramesSteersEventsCountersDelete) {
   // patched mode, UDP flow
   wr(regs::CTRL::kAddr, ctrl | regs::CTRL::PATCHED.put(1));
   const Rec ru = frame(flowsteer::nic::build_frame(u4), 7);
-  steer_to(ru.w[0], ru.queue());
+  steer_to(ru.hash(), ru.queue());
   frame(flowsteer::nic::build_frame(u4), 8);
   frame(flowsteer::nic::build_frame(u4), 9);
   frame(flowsteer::nic::build_frame(t6), 10);
@@ -365,12 +371,12 @@ TEST_F(EngineTop, FramesSteersEventsCountersDelete) {
   rd(regs::HEAD::addr(1));
   wr(regs::EXP_QUEUE::kAddr, s1.queue());
   wr(regs::EXP_FLOW_ID::kAddr, 0);
-  wr(regs::EXP_FILTER_ID::kAddr, s1.w[3]);
+  wr(regs::EXP_FILTER_ID::kAddr, s1.rc());
   wr(regs::EXP_CMD::kAddr, 1);
   rd(regs::EXP_STATUS::kAddr);
 
   // host FLT delete of the steered filter; t4 falls back to the LUT
-  wr(regs::FLT_ID::kAddr, s1.w[3]);
+  wr(regs::FLT_ID::kAddr, s1.rc());
   wr(regs::FLT_CMD::kAddr, uint32_t(regs::FilterOp::kDelete));
   rd(regs::FLT_STATUS::kAddr);
   rd(regs::FLT_COUNT::kAddr);
@@ -414,7 +420,10 @@ TEST(EngineTopStd, LatencyAndOnePacketPerClock) {
     if (acc) ++sent;
   }
   ASSERT_EQ(tb.recs_.size(), frames.size());
-  for (size_t i = 0; i < frames.size(); ++i) EXPECT_EQ(tb.recs_[i].w[4], i);
+  for (size_t i = 0; i < frames.size(); ++i) {
+    EXPECT_EQ(tb.recs_[i].f().user, i);
+    EXPECT_EQ(tb.recs_[i].f().reserved, 0u);
+  }
   const uint64_t latency = tb.rec_cycle_.front() - first_in;
   const uint64_t in_span = last_in - first_in, out_span = tb.rec_cycle_.back() - tb.rec_cycle_.front();
   std::printf("engine top: record latency %llu clocks after tlast; %zu frames in %llu clocks, out in %llu\n",

@@ -115,8 +115,8 @@ class BenchT {
     ref->set_driver(&drv);
     patched_ = v == Variant::kPatched;
     ntuple_ = ntuple;
-    push_cmd(kSetNrCpuIds, 0, nr_cpu_ids, 0);
-    push_cmd(kSetMode, 0, mode_word(), 0);
+    push_cmd(Op::kSetNrCpuIds, 0, nr_cpu_ids, 0);
+    push_cmd(Op::kSetMode, 0, mode_word(), 0);
   }
 
   // ---- the total order, applied to the reference as it is built
@@ -135,16 +135,16 @@ class BenchT {
   }
   void sock_record(uint32_t hash, uint32_t cpu) {
     ref->rps_record_sock_flow(hash, cpu);
-    push_cmd(kSockRecord, 0, hash, cpu);
+    push_cmd(Op::kSockRecord, 0, hash, cpu);
   }
   // raw entry access (the register map's SOCK_CMD)
   void sock_write(uint32_t index, uint32_t value) {
     bool ok = ref->write_sock_entry(index, value);
-    push_cmd(kSockWrite, 0, index, value).status = ok ? 0 : -EINVAL;
+    push_cmd(Op::kSockWrite, 0, index, value).status = ok ? 0 : -EINVAL;
   }
   void sock_read(uint32_t index) {
     const auto* st = ref->sock_table();
-    Ev& e = push_cmd(kSockRead, 0, index, 0);
+    Ev& e = push_cmd(Op::kSockRead, 0, index, 0);
     if (st && index <= st->mask) {
       e.check_data = true;
       e.data0 = st->ents[index];
@@ -156,67 +156,71 @@ class BenchT {
   void rps_map(uint32_t q, const std::vector<uint16_t>& cpus) {
     ASSERT_LE(cpus.size(), kPoolPerQueue);
     for (size_t i = 0; i < cpus.size(); ++i)
-      push_cmd(kRpsPool, 0, uint32_t(q * kPoolPerQueue + i), cpus[i]);
+      push_cmd(Op::kRpsPool, 0, uint32_t(q * kPoolPerQueue + i), cpus[i]);
     int rc = ref->set_rps_map(q, cpus);
     ASSERT_EQ(rc, 0);
-    push_cmd(kRpsMap, uint16_t(q), uint32_t(cpus.size()), q * kPoolPerQueue);
+    push_cmd(Op::kRpsMap, uint16_t(q), uint32_t(cpus.size()), q * kPoolPerQueue);
   }
   void sock_delete(uint32_t hash) {
     ref->sock_rps_delete_flow(hash);
-    push_cmd(kSockDelete, 0, hash, 0);
+    push_cmd(Op::kSockDelete, 0, hash, 0);
   }
   void sock_size(int log2) {  // -1 removes
     int rc = ref->set_rps_sock_flow_entries(log2 < 0 ? 0 : (uint64_t(1) << log2));
-    push_cmd(kSockSize, 0, log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1).status = rc;
+    push_cmd(Op::kSockSize, 0, log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1).status = rc;
+  }
+  void set_cpu_mask(uint32_t m) {  // the engine's RPS_CPU_MASK register
+    ref->set_rps_cpu_mask(m);
+    push_cmd(Op::kSetCpuMask, 0, m, 0);
   }
   void queue_table(uint32_t q, int log2) {  // -1 removes
     int rc = ref->store_rps_flow_cnt(q, log2 < 0 ? 0 : (uint64_t(1) << log2));
-    push_cmd(kQueueTable, uint16_t(q), log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1).status =
+    push_cmd(Op::kQueueTable, uint16_t(q), log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1).status =
         rc;
   }
   void head_add(uint32_t cpu, uint32_t n) {
     ref->input_queue_head_add(cpu, n);
-    push_cmd(kHeadAdd, uint16_t(cpu), n, 0);
+    push_cmd(Op::kHeadAdd, uint16_t(cpu), n, 0);
   }
   void set_head_tail(uint32_t cpu, uint32_t head, uint32_t tail) {
     ref->set_backlog_counters(cpu, head, tail);
-    push_cmd(kSetHeadTail, uint16_t(cpu), head, tail);
+    push_cmd(Op::kSetHeadTail, uint16_t(cpu), head, tail);
   }
   void read_head_tail(uint32_t cpu) {
-    Ev& e = push_cmd(kReadHeadTail, uint16_t(cpu), 0, 0);
+    Ev& e = push_cmd(Op::kReadHeadTail, uint16_t(cpu), 0, 0);
     e.check_data = true;
     e.data0 = ref->head(cpu);
     e.data1 = ref->tail(cpu);
   }
   bool may_expire(uint32_t q, uint32_t flow_id, uint16_t id) {
     bool r = ref->rps_may_expire_flow(uint16_t(q), flow_id, id);
-    Ev& e = push_cmd(kMayExpire, uint16_t(q), flow_id, id);
+    Ev& e = push_cmd(Op::kMayExpire, uint16_t(q), flow_id, id);
     e.check_data = true;
     e.data0 = r ? 1 : 0;
     return r;
   }
   void set_online(uint32_t cpu, bool on) {
     ref->set_cpu_online(cpu, on);
-    push_cmd(kSetOnline, uint16_t(cpu), on ? 1 : 0, 0);
+    push_cmd(Op::kSetOnline, uint16_t(cpu), on ? 1 : 0, 0);
   }
   void set_rmap(uint32_t cpu, uint16_t q) {
     ref->set_rmap_entry(cpu, q);
-    push_cmd(kSetRmap, uint16_t(cpu), q, 0);
+    push_cmd(Op::kSetRmap, uint16_t(cpu), q, 0);
   }
   void set_variant(Variant v) {
     ref->set_variant(v);
     patched_ = v == Variant::kPatched;
-    push_cmd(kSetMode, 0, mode_word(), 0);
+    push_cmd(Op::kSetMode, 0, mode_word(), 0);
   }
   void set_rmap_present(bool on) {
     ref->set_rx_cpu_rmap(on);
     rmap_ = on;
-    push_cmd(kSetMode, 0, mode_word(), 0);
+    push_cmd(Op::kSetMode, 0, mode_word(), 0);
   }
   void set_ntuple(bool on) {
     ref->set_ntuple(on);
     ntuple_ = on;
-    push_cmd(kSetMode, 0, mode_word(), 0);
+    push_cmd(Op::kSetMode, 0, mode_word(), 0);
   }
 
   // ---- the RTL run
@@ -401,10 +405,10 @@ class BenchT {
     return (patched_ ? 1u : 0u) | (mode_ == SlotMode::kMask ? 2u : 0u) | (ntuple_ ? 4u : 0u) |
            (rmap_ ? 8u : 0u);
   }
-  Ev& push_cmd(uint8_t op, uint16_t addr, uint32_t d0, uint32_t d1) {
+  Ev& push_cmd(Op op, uint16_t addr, uint32_t d0, uint32_t d1) {
     Ev e;
     e.is_cmd = true;
-    e.op = op;
+    e.op = uint8_t(op);
     e.addr = addr;
     e.d0 = d0;
     e.d1 = d1;
@@ -941,6 +945,8 @@ void random_mix(B& b, std::mt19937_64& rng, size_t packets, uint32_t nr, double 
         else b.set_rmap_present(uni() < 0.8);
       } else if (r < 0.94) {
         b.sock_size(uni() < 0.05 ? -1 : int(2 + rnd(dm.sock_log2_max - 1)));
+        // SOCK_SIZE derived the mask; for half the flows widen it (no extra draw)
+        if (f.hash & 1) b.set_cpu_mask((b.ref->rps_cpu_mask() << 1) | 1);
       } else if (r < 0.96) {
         uint32_t hd = uni() < 0.5 ? 0xFFFFFFF0u + rnd(16) : 0x7FFFFFF0u + rnd(16);
         b.set_head_tail(c, hd, hd + rnd(4));

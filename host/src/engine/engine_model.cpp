@@ -5,11 +5,6 @@
 
 namespace flowsteer::engine {
 
-const char* steer_action_name(SteerAction a) {
-  static const char* const names[] = {"none", "steered", "skipped", "driver_error"};
-  return names[static_cast<int>(a)];
-}
-
 bool OutputRecord::operator==(const OutputRecord& o) const {
   return cls == o.cls && hash == o.hash && hash_valid == o.hash_valid && queue == o.queue &&
          filter_hit == o.filter_hit && filter_id == o.filter_id && cpu == o.cpu &&

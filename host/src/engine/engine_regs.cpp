@@ -67,24 +67,14 @@ EngineRegisterFile::EngineRegisterFile(const EngineCaps& caps)
 }
 
 bool EngineRegisterFile::decode(uint32_t offset, Decoded& d) const {
-  if (offset & 3) return false;
-  for (const auto& reg : r::kRegisters) {
-    if (offset < reg.addr || offset >= reg.addr + reg.count * reg.stride) continue;
-    if ((offset - reg.addr) % reg.stride) continue;
-    d.reg = &reg;
-    d.index = (offset - reg.addr) / reg.stride;
-    // Arrays are implemented up to the CAPS sizes.
-    uint32_t limit = reg.count;
-    const uint32_t a = reg.addr;
-    if (a == r::CPU_ONLINE::kAddr) limit = ((1u << caps_.cpu_log2) + 31) / 32;
-    if (a == r::RMAP::kAddr || a == r::HEAD_ADD::kAddr || a == r::HEAD::kAddr || a == r::TAIL::kAddr)
-      limit = 1u << caps_.cpu_log2;
-    if (a == r::LUT::kAddr) limit = 1u << caps_.lut_log2;
-    if (a == r::RPS_FLOW_CNT::kAddr || a == r::RPS_MAP::kAddr) limit = 1u << caps_.queue_log2;
-    if (a == r::RPS_MAP_CPUS::kAddr) limit = 1u << caps_.rps_pool_log2;
-    return d.index < limit;
-  }
-  return false;
+  // the map's decode: arrays implemented up to the sizes that bound them (CAPS)
+  r::Sizes s;
+  s.lut_log2 = caps_.lut_log2;
+  s.cpu_log2 = caps_.cpu_log2;
+  s.queue_log2 = caps_.queue_log2;
+  s.rps_pool_log2 = caps_.rps_pool_log2;
+  d.reg = r::decode(offset, s, d.index);
+  return d.reg != nullptr;
 }
 
 uint64_t EngineRegisterFile::counter(uint32_t i) const {

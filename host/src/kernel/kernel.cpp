@@ -12,18 +12,6 @@ namespace flowsteer::kernel {
 const char* variant_name(Variant v) { return v == Variant::kOriginal ? "original" : "patched"; }
 const char* slot_mode_name(SlotMode m) { return m == SlotMode::kLog ? "log" : "mask"; }
 
-const char* path_name(SetRpsCpuPath p) {
-  static const char* const names[] = {"not_called", "invalid_cpu", "no_accel", "same_queue",
-                                      "no_target_table", "gate_skip", "driver_error", "steered"};
-  return names[static_cast<int>(p)];
-}
-
-const char* gate_row_name(GateRow g) {
-  static const char* const names[] = {"not_evaluated", "no_filter", "inactive",
-                                      "skip_other_flow", "skip_same_flow", "same_flow_new_cpu"};
-  return names[static_cast<int>(g)];
-}
-
 uint64_t roundup_pow_of_two(uint64_t v) {
   uint64_t p = 1;
   while (p < v) p <<= 1;

@@ -134,24 +134,6 @@ ParsedFrame parse_ipv6(ParsedFrame& r, const uint8_t* f, const Bounds& b, size_t
 
 }  // namespace
 
-const char* parse_class_name(ParseClass c) {
-  switch (c) {
-    case ParseClass::kIpv4Tcp: return "ipv4-tcp";
-    case ParseClass::kIpv4Udp: return "ipv4-udp";
-    case ParseClass::kIpv4Other: return "ipv4-other";
-    case ParseClass::kIpv6Tcp: return "ipv6-tcp";
-    case ParseClass::kIpv6Udp: return "ipv6-udp";
-    case ParseClass::kIpv6Other: return "ipv6-other";
-    case ParseClass::kIpv4Fragment: return "ipv4-fragment";
-    case ParseClass::kIpv6Fragment: return "ipv6-fragment";
-    case ParseClass::kNonIp: return "non-ip";
-    case ParseClass::kTruncated: return "truncated";
-    case ParseClass::kMalformed: return "malformed";
-    case ParseClass::kUnsupported: return "unsupported";
-  }
-  return "invalid";
-}
-
 bool ParsedFrame::has_ports() const {
   return cls == ParseClass::kIpv4Tcp || cls == ParseClass::kIpv4Udp ||
          cls == ParseClass::kIpv6Tcp || cls == ParseClass::kIpv6Udp;

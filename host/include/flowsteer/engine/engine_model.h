@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "flowsteer/engine/filter_store.h"
+#include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/kernel/kernel.h"
 #include "flowsteer/nic/parser.h"
 #include "flowsteer/nic/rss.h"
@@ -26,9 +27,9 @@ struct EngineParams {
   kernel::SlotMode slot_mode = kernel::SlotMode::kLog;
 };
 
-// Output record STEER field (register map steer_action).
-enum class SteerAction : uint8_t { kNone = 0, kSteered = 1, kSkipped = 2, kDriverError = 3 };
-const char* steer_action_name(SteerAction a);
+// Output record ACTION field (register map enum steer_action).
+using SteerAction = regs::SteerAction;
+using regs::steer_action_name;
 
 struct OutputRecord {
   nic::ParseClass cls = nic::ParseClass::kTruncated;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/kernel/rps.h"
 #include "flowsteer/kernel/skb.h"
 
@@ -51,31 +52,16 @@ struct KernelConfig {
   }
 };
 
-// Which way set_rps_cpu went (spec 3.1/3.2 step labels).
-enum class SetRpsCpuPath : uint8_t {
-  kNotCalled = 0,
-  kInvalidCpu,      // S1: next_cpu >= nr_cpu_ids
-  kNoAccel,         // S2: no recorded queue, no rmap, or NTUPLE off
-  kSameQueue,       // S3: rmap(next_cpu) is the arrival queue
-  kNoTargetTable,   // S4
-  kGateSkip,        // S5g (patched): active slot kept
-  kDriverError,     // S6: rc < 0
-  kSteered,         // S7
-};
-inline constexpr int kSetRpsCpuPathCount = 8;
-const char* path_name(SetRpsCpuPath p);
+// Which way set_rps_cpu went (spec 3.1/3.2 step labels) and the row of the spec 3.2 gate
+// table that applied (patched only): enums set_rps_cpu_path and gate_row of the register
+// map, which the engine's record carries.
+using SetRpsCpuPath = regs::SetRpsCpuPath;
+inline constexpr int kSetRpsCpuPathCount = regs::kSetRpsCpuPathCount;
+inline const char* path_name(SetRpsCpuPath p) { return regs::set_rps_cpu_path_name(p); }
 
-// The row of the spec 3.2 gate table that applied (patched only).
-enum class GateRow : uint8_t {
-  kNotEvaluated = 0,
-  kNoFilter,         // call driver
-  kInactive,         // call driver (stale slot)
-  kSkipOtherFlow,    // active, hash differs: skip
-  kSkipSameFlow,     // active, same hash, same CPU: skip
-  kSameFlowNewCpu,   // active, same hash, CPU moved: call driver
-};
-inline constexpr int kGateRowCount = 6;
-const char* gate_row_name(GateRow g);
+using GateRow = regs::GateRow;
+inline constexpr int kGateRowCount = regs::kGateRowCount;
+using regs::gate_row_name;
 
 // A slot of one queue's table; queue < 0 means the stack dummy (voidflow) or none.
 struct RflowRef {

@@ -55,27 +55,16 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/tuple.h"
 
 namespace flowsteer::nic {
 
-// Every frame gets exactly one class; the numeric values are also the RTL encoding.
-enum class ParseClass : uint8_t {
-  kIpv4Tcp = 0,      // 4-tuple valid
-  kIpv4Udp = 1,      // 4-tuple valid
-  kIpv4Other = 2,    // IPv4, not TCP/UDP: addresses valid, ports 0
-  kIpv6Tcp = 3,
-  kIpv6Udp = 4,
-  kIpv6Other = 5,
-  kIpv4Fragment = 6, // MF set or offset != 0: addresses + proto, ports 0 (never payload bytes)
-  kIpv6Fragment = 7, // Fragment extension header: addresses + inner next header, ports 0
-  kNonIp = 8,        // EtherType neither IPv4 nor IPv6 (after up to 2 VLAN tags)
-  kTruncated = 9,    // frame ends before the headers the class needs
-  kMalformed = 10,   // bad IP version, IHL < 5, IPv4 total length < header length
-  kUnsupported = 11, // IPv6 extension chain longer than the parser walks, or not walkable
-};
-inline constexpr int kParseClassCount = 12;
-const char* parse_class_name(ParseClass c);
+// Every frame gets exactly one class (enum parse_class of the register map: the values are
+// the RTL encoding, the names the register document's).
+using ParseClass = regs::ParseClass;
+inline constexpr int kParseClassCount = regs::kParseClassCount;
+using regs::parse_class_name;
 
 // Bytes of a frame the parser may look at; the RTL captures the same window.
 inline constexpr size_t kHeaderWindow = 128;
