@@ -12,7 +12,9 @@
 #include <type_traits>
 
 #include "Vvfs_engine_top.h"
+#include "Vvfs_engine_top___024root.h"
 #include "Vvfs_engine_top_small.h"
+#include "Vvfs_engine_top_small___024root.h"
 #include "flowsteer/flowsteer_regs.h"
 
 #ifndef VFS_ENGINE_TOP_RPS_POOL_LOG2
@@ -83,6 +85,44 @@ struct EngineSim::Impl {
   AxilState axil;
   uint64_t clocks = 0, frames_accepted = 0, rec_stalls = 0;
   engine::EngineCaps caps;
+  // pipeline probe: clocks since the last packet (beat) not yet committed to the window
+  PipeProbe probe;
+  bool probe_open = false, beat_open = false;
+  std::array<uint64_t, size_t(GateLoss::kCount)> probe_pending{};
+  uint64_t beat_pending = 0;
+  uint32_t inflight_max = 1;  // 2^TAG_LOG2
+
+  void probe_clock(bool pass, GateLoss why, bool beat) {
+    if (pass) {
+      if (probe_open) {
+        for (size_t i = 0; i < probe_pending.size(); ++i) {
+          probe.lost[i] += probe_pending[i];
+          probe.clocks += probe_pending[i];
+        }
+      }
+      probe_pending.fill(0);
+      probe_open = true;
+      ++probe.packets;
+      ++probe.clocks;
+    } else if (probe_open) {
+      ++probe_pending[size_t(why)];
+    }
+    if (beat) {
+      if (beat_open) probe.beat_clocks += beat_pending;
+      beat_pending = 0;
+      beat_open = true;
+      ++probe.beats;
+      ++probe.beat_clocks;
+    } else if (beat_open) {
+      ++beat_pending;
+    }
+  }
+  void probe_reset() {
+    probe = PipeProbe{};
+    probe_open = beat_open = false;
+    probe_pending.fill(0);
+    beat_pending = 0;
+  }
 
   bool draw(double p) { return p >= 1.0 ? true : p <= 0.0 ? false : unit(rng) < p; }
   [[noreturn]] void timeout(const std::string& what) const {
@@ -183,6 +223,8 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     ctx->timeInc(5);
     const bool beat_fire = m->s_axis_tvalid && m->s_axis_tready;
     const bool beat_last = beat_fire && m->s_axis_tlast;
+    probe_clock(root()->fs_engine_top__DOT__gate_pass, gate_loss(), beat_fire);
+    if (root()->fs_engine_top__DOT__fw_patch) ++probe.filter_patches;
     const bool rec_fire = m->m_axis_rec_tvalid && m->m_axis_rec_tready;
     if (m->m_axis_rec_tvalid && !m->m_axis_rec_tready) ++rec_stalls;
     if (rec_fire) records.push_back(decode_record());
@@ -227,6 +269,28 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     }
   }
 
+  auto* root() const { return m->rootp; }
+  // The first blocked stage downstream of the order gate (signals marked public_flat_rd in
+  // hw/rtl/fs_engine_top.sv), valid after the falling-edge eval.
+  GateLoss gate_loss() const {
+    const auto* t = root();
+    if (!t->fs_engine_top__DOT__cfg_enable) return GateLoss::kDisabled;
+    if (t->fs_engine_top__DOT__ord_req || t->fs_engine_top__DOT__ord_done) return GateLoss::kTransaction;
+    if (!t->fs_engine_top__DOT__q_valid) return GateLoss::kIdle;
+    if (t->fs_engine_top__DOT__inflight_reg >= inflight_max) return GateLoss::kTags;
+    if (t->fs_engine_top__DOT__l_valid && !t->fs_engine_top__DOT__l_ready) {
+      if (t->fs_engine_top__DOT__fw_scan) return GateLoss::kFwdScan;
+      if (t->fs_engine_top__DOT__fw_hold) return GateLoss::kFilterHazard;
+      return t->fs_engine_top__DOT__rq_valid || t->fs_engine_top__DOT__drv_busy ? GateLoss::kSteer
+                                                                                  : GateLoss::kRfsStall;
+    }
+    const bool g_valid = t->fs_engine_top__DOT__g_valid;
+    if (g_valid && !t->fs_engine_top__DOT__fw_lk_room) return GateLoss::kFwdWindow;
+    if (g_valid && !(t->fs_engine_top__DOT__lk_room && t->fs_engine_top__DOT__lk_ready)) return GateLoss::kLookup;
+    if (t->fs_engine_top__DOT__r1_valid_reg && !t->fs_engine_top__DOT__out_ready) return GateLoss::kRecordSink;
+    return GateLoss::kRefill;
+  }
+
   EngineRecord decode_record() {
     uint32_t w[regs::REC::kWords];
     for (size_t i = 0; i < regs::REC::kWords; ++i) w[i] = rec_word(m->m_axis_rec_tdata, i);
@@ -245,6 +309,7 @@ EngineSim::EngineSim(const EngineSimOptions& opt) {
     impl_ = std::make_unique<ModelImpl<Vvfs_engine_top>>(opt, VFS_ENGINE_TOP_RPS_POOL_LOG2);
   else
     impl_ = std::make_unique<ModelImpl<Vvfs_engine_top_small>>(opt, VFS_ENGINE_TOP_SMALL_RPS_POOL_LOG2);
+  impl_->inflight_max = 1u << (opt.build == EngineBuild::kStandard ? VFS_ENGINE_TOP_TAG_LOG2 : VFS_ENGINE_TOP_SMALL_TAG_LOG2);
   uint32_t c0 = 0, c1 = 0;
   if (read(r::CAPS0::kAddr, c0) != AxiResp::kOkay || read(r::CAPS1::kAddr, c1) != AxiResp::kOkay)
     throw std::runtime_error("engine sim: CAPS0/CAPS1 answered SLVERR");
@@ -335,6 +400,28 @@ void EngineSim::drain() {
 
 const TransactionLog& EngineSim::transactions() const { return impl_->transactions; }
 void EngineSim::forget_transactions_before(size_t index) { impl_->transactions.forget_before(index); }
+void EngineSim::probe_start() { impl_->probe_reset(); }
+const PipeProbe& EngineSim::probe() const { return impl_->probe; }
+
+const char* gate_loss_name(GateLoss l) {
+  switch (l) {
+    case GateLoss::kIdle: return "idle";
+    case GateLoss::kDisabled: return "disabled";
+    case GateLoss::kTransaction: return "transaction";
+    case GateLoss::kTags: return "tags";
+    case GateLoss::kFilterHazard: return "filter_hazard";
+    case GateLoss::kFwdScan: return "fwd_scan";
+    case GateLoss::kFwdWindow: return "fwd_window";
+    case GateLoss::kSteer: return "steer";
+    case GateLoss::kRfsStall: return "rfs_stall";
+    case GateLoss::kLookup: return "lookup";
+    case GateLoss::kRecordSink: return "record_sink";
+    case GateLoss::kRefill: return "refill";
+    case GateLoss::kCount: break;
+  }
+  return "?";
+}
+
 uint64_t EngineSim::clocks() const { return impl_->clocks; }
 uint64_t EngineSim::frames_accepted() const { return impl_->frames_accepted; }
 engine::EngineCaps EngineSim::caps() const { return impl_->caps; }

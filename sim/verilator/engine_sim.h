@@ -5,6 +5,7 @@
 // a given seed.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -31,6 +32,36 @@ struct EngineSimOptions {
   double rec_ready = 1.0;       // probability the record sink is ready in a clock
   std::string trace_path;       // FST file; empty = no trace (env FS_ENGINE_TRACE also works)
   uint64_t max_wait_clocks = 10'000'000;  // a transaction or drain longer than this throws
+};
+
+// Why the order gate passed no packet in a clock (docs/engine-top.md "Throughput"). The first
+// blocked stage downstream of the gate wins, in this order.
+enum class GateLoss {
+  kIdle,          // no parsed packet at the gate: source gaps, multi-beat frames, parser
+  kDisabled,      // CTRL.ENABLE = 0
+  kTransaction,   // gate closed for a register transaction (ord_req / ord_done)
+  kTags,          // 2^TAG_LOG2 packets in flight
+  kFilterHazard,  // a packet held for a same-hash packet in flight (fs_flt_forward: in the core)
+  kFwdScan,       // fs_flt_forward applying logged filter changes to the packet at the core input
+  kSteer,         // fs_rfs_core not ready while a steer waits for the driver (request or busy)
+  kRfsStall,      // fs_rfs_core not ready otherwise (its slot hazard stall, record back-pressure)
+  kFwdWindow,     // lookups held: fs_flt_forward's window of packets past the lookup is full
+  kLookup,        // filter table or lookup FIFO not ready (a table command, FIFO room)
+  kRecordSink,    // the record stage waits for the output
+  kRefill,        // none of these at this clock: the hash pipeline refilling after a stall
+  kCount
+};
+const char* gate_loss_name(GateLoss l);
+
+// The pipeline probe: every clock from the first to the last packet through the order gate
+// (after probe_start) is a packet ordered or one GateLoss, so packets + sum(lost) = clocks.
+struct PipeProbe {
+  uint64_t packets = 0, clocks = 0;
+  std::array<uint64_t, size_t(GateLoss::kCount)> lost{};
+  uint64_t beats = 0, beat_clocks = 0;  // input beats accepted; first..last accepted beat
+  uint64_t filter_patches = 0;          // fs_flt_forward: packets given a changed filter
+  double packets_per_clock() const { return clocks ? double(packets) / double(clocks) : 0.0; }
+  double beats_per_clock() const { return beat_clocks ? double(beats) / double(beat_clocks) : 0.0; }
 };
 
 // One executed register transaction, in the order the master completed it.
@@ -96,6 +127,9 @@ class EngineSim : public bus::RegisterBus {
   // Clocks a record was offered while the sink was not ready (back-pressure coverage).
   uint64_t rec_stall_clocks() const;
   uint64_t seed() const;
+  // Restarts the pipeline probe (its window opens at the next packet through the order gate).
+  void probe_start();
+  const PipeProbe& probe() const;
 
  private:
   struct Impl;

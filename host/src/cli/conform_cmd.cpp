@@ -15,6 +15,7 @@
 #include "cli_validate.h"
 
 #ifdef FLOWSTEER_HAVE_VERILATOR
+#include "mix.h"
 #include "stimulus.h"
 #endif
 
@@ -27,12 +28,59 @@ struct ConformArgs {
   std::string trace, build = "standard", json_path;
   double gap = 0.1, ready = 0.8;
   bool no_commands = false, single_beat = false, progress = false;
+  std::string mix;                   // named mix (sim/verilator/mix.h); "all" = every mix
+  bool throughput = false;           // mix without gaps and back-pressure, table output
+  uint32_t txn_every = 0;            // mix: one register transaction per N packets
+  bool packets_set = false;
   int hash_mode = -1, patched = -1;  // -1: drawn from the seed
   std::string command_line;
 };
 
 #ifdef FLOWSTEER_HAVE_VERILATOR
+// --mix: the named mixes of sim/verilator/mix.h, each checked against the model; with
+// --throughput (no gaps, no back-pressure) a table of packets per clock and lost clocks.
+int run_mixes(const ConformArgs& a) {
+  std::vector<std::string> names;
+  if (a.mix == "all")
+    for (const auto& s : sim::mix_specs()) names.push_back(s.name);
+  else
+    names.push_back(a.mix);
+  std::vector<uint32_t> rates = {a.txn_every};
+  if (a.mix == "all" && a.throughput && a.txn_every == 0) rates = {0, 16};
+  int rc = kExitOk;
+  std::printf("backend verilator, build %s, seed %llu, %s\n", a.build.c_str(), (unsigned long long)a.seed,
+              a.throughput ? "no gaps, no back-pressure" : "random gaps and back-pressure");
+  std::printf("%s", sim::mix_table_header().c_str());
+  for (uint32_t rate : rates) {
+    for (const std::string& n : names) {
+      sim::MixOptions o;
+      o.mix = n;
+      o.build = a.build == "small" ? sim::EngineBuild::kSmall : sim::EngineBuild::kStandard;
+      o.seed = a.seed;
+      o.packets = a.packets_set ? a.packets : 20000;
+      o.txn_every = rate;
+      o.frame_gap = a.throughput ? 0.0 : a.gap;
+      o.rec_ready = a.throughput ? 1.0 : a.ready;
+      o.trace_path = a.trace;
+      o.rerun = a.command_line;
+      const sim::MixResult res = sim::run_mix(o);
+      const std::string label = n + (rate ? "+t" + std::to_string(rate) : "");
+      std::printf("%s", sim::mix_table_row(label, res).c_str());
+      if (res.mismatch) {
+        std::printf("\n%s", res.mismatch_report.c_str());
+        rc = kExitCheckFailed;
+      }
+      std::fflush(stdout);
+    }
+  }
+  return rc;
+}
+
 int run_verilator(const ConformArgs& a) {
+  if (!a.mix.empty()) {
+    if (a.mix != "all" && !sim::find_mix(a.mix)) return usage_error("conform", "unknown mix '" + a.mix + "'");
+    return run_mixes(a);
+  }
   OutputFile json, wave;  // checked before the run, renamed into place after it
   if (!a.json_path.empty()) json.open(a.json_path, "--json");
   if (!a.trace.empty()) wave.open(a.trace, "--trace");
@@ -186,6 +234,13 @@ int cmd_conform(int argc, char** argv) {
   app.add_option("--json", a.json_path, "write the result as JSON");
   app.add_flag("--no-commands", a.no_commands, "no register traffic after the setup");
   app.add_flag("--progress", a.progress, "progress on stderr (default: only when stderr is a terminal)");
+  std::string mix_names = "all";
+#ifdef FLOWSTEER_HAVE_VERILATOR
+  for (const auto& s : sim::mix_specs()) mix_names += " | " + s.name;
+#endif
+  app.add_option("--mix", a.mix, "a named traffic mix (" + mix_names + ")");
+  app.add_flag("--throughput", a.throughput, "with --mix: no gaps, no back-pressure; print packets per clock and lost clocks by cause");
+  app.add_option("--txn-every", a.txn_every, "with --mix: one register transaction per N packets (0: none)");
   app.add_flag("--single-beat", a.single_beat, "only IPv4 TCP/UDP frames of at most 60 bytes (throughput runs)");
   std::string hash, variant;
   app.add_option("--hash", hash, "starting hash mode: toeplitz | symxor | jhash (default: from the seed)")
@@ -193,6 +248,7 @@ int cmd_conform(int argc, char** argv) {
   app.add_option("--variant", variant, "starting set_rps_cpu variant: original | patched (default: from the seed)")
       ->check(CLI::IsMember({"original", "patched"}));
   if (auto rc = parse(app, argc, argv)) return *rc;
+  a.packets_set = app.count("--packets") > 0;
   if (!hash.empty()) a.hash_mode = hash == "toeplitz" ? 0 : hash == "symxor" ? 1 : 2;
   if (!variant.empty()) a.patched = variant == "patched";
   a.command_line = "flowsteer conform";

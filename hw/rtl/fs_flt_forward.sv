@@ -1,0 +1,209 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Filter forwarding unit of the engine top (docs/engine-top.md "Hazards inside the packet
+// pipeline"). Packets of one flow look up the filter table back to back; a steer changes the
+// filter of its tuple (INSERT or RETARGET by fs_steer_driver) after later packets of that
+// tuple may already have looked it up. This unit makes each packet enter fs_rfs_core with the
+// filter state the sequential model gives it:
+//   * change log: every driver INSERT/RETARGET the table answered OK is logged as
+//     {key, id, queue} (the state the tuple's lookups see afterwards: hit, id, queue);
+//     changes are numbered (chg_cnt).
+//   * stamp: a packet takes the change count when its lookup is accepted (lk_stamp; the
+//     table runs commands between lookups, so the lookup saw every change numbered below it,
+//     and maybe the one answered in the same clock: applying a change twice is harmless).
+//   * scan: at the RFS core input the packet applies, in order, the logged changes numbered
+//     from its stamp up to the count (one per two clocks: read, compare its key) -> patch_*.
+//   * hold: a packet does not enter the core while a packet with the same hash is between
+//     the core input and its record (its steer may still change the filter); once that one's
+//     record is out, its change is in the log and the scan applies it. Same key implies same
+//     hash except for zero ports (a fragment's key has ports 0 and a hash without them): an
+//     IP packet with zero ports also waits for every steerable zero-port packet in the core.
+//   * window: lookups are admitted while fewer than 2^LOG_LOG2 - 2 packets are between the
+//     lookup and their record, so a packet never needs a change the log has overwritten.
+// Stalls: stat_hold (a same-hash packet in the core) and stat_scan (changes to apply); the
+// lookup window (lk_room low) is a third, never reached at one packet per clock.
+module fs_flt_forward #(
+    // filter key width {ipv6, proto, src, dst, sport, dport}
+    parameter integer KEY_W = 297,
+    parameter integer ID_WIDTH = 16,
+    parameter integer QUEUE_WIDTH = 16,
+    // change log depth (log2)
+    parameter integer LOG_LOG2 = 4,
+    // packets the RFS core holds between its input and its record, at most
+    parameter integer CORE_DEPTH = 8
+) (
+    input  wire                   clk,
+    input  wire                   rst,
+
+    // filter lookups
+    input  wire                   lk_take,         // a lookup accepted this clock
+    output wire [LOG_LOG2:0]      lk_stamp,        // its stamp
+    output wire                   lk_room,         // the lookup window has room
+
+    // the steer driver's table commands and their responses
+    input  wire                   dc_take,
+    input  wire [3:0]             dc_op,           // enum filter_op
+    input  wire [KEY_W-1:0]       dc_key,
+    input  wire [ID_WIDTH-1:0]    dc_id,
+    input  wire [QUEUE_WIDTH-1:0] dc_queue,
+    input  wire                   dr_valid,
+    input  wire [3:0]             dr_err,          // enum filter_err
+
+    // the packet at the RFS core input
+    input  wire                   p_load,          // a new packet (or none) replaces it
+    input  wire [LOG_LOG2:0]      p_load_stamp,
+    input  wire                   p_valid,
+    input  wire [KEY_W-1:0]       p_key,
+    input  wire [31:0]            p_hash,
+    input  wire                   p_hv,            // hash valid (only those can steer)
+    input  wire                   p_zero_ports,    // an IP packet whose key has ports 0
+    input  wire                   p_steerable,     // it may call the driver
+    output wire                   p_go,            // may enter the core this clock
+    output wire                   patch_valid,     // the packet's filter becomes hit/id/queue
+    output wire [ID_WIDTH-1:0]    patch_id,
+    output wire [QUEUE_WIDTH-1:0] patch_queue,
+
+    // the RFS core
+    input  wire                   core_take,       // the packet entered the core
+    input  wire                   core_exit,       // a record left the core
+
+    output wire                   stat_hold,
+    output wire                   stat_scan
+);
+
+`include "flowsteer_regs.vh"
+
+localparam integer LOGN = 1 << LOG_LOG2;
+localparam integer SW = LOG_LOG2 + 1;
+localparam integer ENT_W = KEY_W + ID_WIDTH + QUEUE_WIDTH;
+localparam integer CW = (CORE_DEPTH > 1) ? $clog2(CORE_DEPTH + 1) : 1;
+localparam integer WW = LOG_LOG2 + 2;                            // window counter width
+localparam [3:0] OP_INSERT = 4'(FS_FILTER_OP_INSERT);
+localparam [3:0] OP_RETARGET = 4'(FS_FILTER_OP_RETARGET);
+localparam [3:0] E_OK = 4'(FS_FILTER_ERR_OK);
+
+`ifdef VERILATOR
+if (LOG_LOG2 < 2 || CORE_DEPTH < 1) begin : g_bad_param
+    $error("fs_flt_forward: need LOG_LOG2 >= 2 and CORE_DEPTH >= 1");
+end
+`endif
+
+// ---------------------------------------------------------------- change log
+logic [SW-1:0] chg_cnt_reg = '0;
+logic [ENT_W-1:0] log_reg [LOGN];
+logic dc_change_reg = 1'b0;              // the driver's command in progress can change state
+logic [ENT_W-1:0] dc_ent_reg;
+
+always_ff @(posedge clk) begin
+    if (dc_take) begin
+        dc_change_reg <= (dc_op == OP_INSERT) || (dc_op == OP_RETARGET);
+        dc_ent_reg <= {dc_key, dc_id, dc_queue};
+    end
+    if (dr_valid && dc_change_reg && dr_err == E_OK) begin
+        log_reg[chg_cnt_reg[LOG_LOG2-1:0]] <= dc_ent_reg;
+        chg_cnt_reg <= chg_cnt_reg + SW'(1);
+    end
+    if (rst) begin
+        chg_cnt_reg <= '0;
+        dc_change_reg <= 1'b0;
+    end
+end
+
+assign lk_stamp = chg_cnt_reg;
+
+// ---------------------------------------------------------------- lookup window
+logic [WW-1:0] win_reg = '0;             // lookups accepted, record not yet out of the core
+assign lk_room = win_reg < WW'(LOGN - 2);
+always_ff @(posedge clk) begin
+    win_reg <= win_reg + WW'(lk_take) - WW'(core_exit);
+    if (rst) win_reg <= '0;
+end
+
+// ---------------------------------------------------------------- scan
+logic [SW-1:0] sp_reg = '0;              // next change to apply
+logic sc_pend_reg = 1'b0;                // log entry sp read into sc_ent_reg
+logic [ENT_W-1:0] sc_ent_reg;
+logic sc_match, scanning;
+
+assign sc_match = sc_pend_reg && (sc_ent_reg[ENT_W-1 -: KEY_W] == p_key);
+assign scanning = sc_pend_reg || (sp_reg != chg_cnt_reg);
+
+always_ff @(posedge clk) begin
+    if (p_load) begin
+        sp_reg <= p_load_stamp;
+        sc_pend_reg <= 1'b0;
+    end else if (p_valid) begin
+        if (sc_pend_reg) begin
+            sp_reg <= sp_reg + SW'(1);
+            sc_pend_reg <= 1'b0;
+        end else if (sp_reg != chg_cnt_reg) begin
+            sc_ent_reg <= log_reg[sp_reg[LOG_LOG2-1:0]];
+            sc_pend_reg <= 1'b1;
+        end
+    end
+    if (rst) sc_pend_reg <= 1'b0;
+end
+
+assign patch_valid = p_valid && sc_match;
+assign patch_id = sc_ent_reg[QUEUE_WIDTH +: ID_WIDTH];
+assign patch_queue = sc_ent_reg[QUEUE_WIDTH-1:0];
+
+// ---------------------------------------------------------------- hold
+// hashes of the packets in the core, newest first; the first n are in the core
+logic [31:0] ch_hash_reg [CORE_DEPTH];
+logic [CORE_DEPTH-1:0] ch_hv_reg = '0;
+logic [CORE_DEPTH-1:0] ch_zs_reg = '0;    // steerable with zero ports
+logic [CW-1:0] n_reg = '0;
+logic [CORE_DEPTH-1:0] in_core_reg = '0;  // thermometer of n
+logic [CORE_DEPTH-1:0] in_core_m1_reg = '0;  // thermometer of n - 1 (the oldest leaving)
+logic [CORE_DEPTH-1:0] in_core, same;
+logic hold, full;
+
+always_comb begin
+    in_core = core_exit ? in_core_m1_reg : in_core_reg;
+    for (int j = 0; j < CORE_DEPTH; j++) begin
+        same[j] = in_core[j] && ch_hv_reg[j] && (ch_hash_reg[j] == p_hash);
+    end
+    full = in_core[CORE_DEPTH-1];
+    hold = (p_hv && (same != '0)) || (p_zero_ports && ((in_core & ch_zs_reg) != '0)) || full;
+end
+
+logic [CW-1:0] n_next;
+always_comb begin
+    n_next = n_reg + CW'(core_take) - CW'(core_exit);
+end
+
+always_ff @(posedge clk) begin
+    if (core_take) begin
+        ch_hash_reg[0] <= p_hash;
+        ch_hv_reg[0] <= p_hv;
+        ch_zs_reg[0] <= p_zero_ports && p_steerable;
+        for (int j = 1; j < CORE_DEPTH; j++) begin
+            ch_hash_reg[j] <= ch_hash_reg[j-1];
+            ch_hv_reg[j] <= ch_hv_reg[j-1];
+            ch_zs_reg[j] <= ch_zs_reg[j-1];
+        end
+    end
+    n_reg <= n_next;
+    for (int j = 0; j < CORE_DEPTH; j++) begin
+        in_core_reg[j] <= CW'(j) < n_next;
+        in_core_m1_reg[j] <= CW'(j + 1) < n_next;
+    end
+    if (rst) begin
+        n_reg <= '0;
+        in_core_reg <= '0;
+        in_core_m1_reg <= '0;
+        ch_hv_reg <= '0;
+        ch_zs_reg <= '0;
+    end
+end
+
+assign p_go = p_valid && !scanning && !hold;
+assign stat_hold = p_valid && !scanning && hold;
+assign stat_scan = p_valid && scanning;
+
+endmodule
+
+`resetall
