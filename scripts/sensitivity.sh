@@ -28,6 +28,7 @@ params=(
   "--pkt-interval-us|10000|mean gap between a flow's received packets (us)"
   "--walk-ns|100|service task: ns per entry walked"
   "--write-ns|5000|service task: ns per filter written"
+  "--devres-ns|30|service task: ns per devres node devm_kfree visits"
   "--pkt-ns|2500|CPU ns per received packet (load on the service task's CPU)"
   "--min-service-share|0.05|service task's floor share of a saturated CPU"
   "--service-delay-us|2000|schedule to start of a service-task run (us)"

@@ -62,6 +62,9 @@ int cmd_experiment(int argc, char** argv) {
       ->check(CLI::Range(0u, 100000000u));
   app.add_option("--write-ns", b.write_ns, "service task: ns per filter written (default 5000)")
       ->check(CLI::Range(0u, 100000000u));
+  app.add_option("--devres-ns", b.devres_ns,
+                 "service task: ns per devres node devm_kfree visits (default 30)")
+      ->check(CLI::Range(0u, 100000000u));
   app.add_option("--pkt-ns", b.pkt_ns, "CPU ns per received packet on the service task's CPU (default 2500)")
       ->check(CLI::Range(0u, 100000000u));
   app.add_option("--min-service-share", b.min_service_share,

@@ -316,6 +316,7 @@ void write_json(std::ostream& os, const ExperimentResult& r) {
                  {"hw_delay_us", b.hw_delay_us},
                  {"walk_ns", b.walk_ns},
                  {"write_ns", b.write_ns},
+                 {"devres_ns", b.devres_ns},
                  {"pkt_ns", b.pkt_ns},
                  {"min_service_share", b.min_service_share},
                  {"cpu_budget_per_ms", b.cpu_budget_per_ms},

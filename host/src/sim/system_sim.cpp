@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cmath>
 #include <deque>
+#include <ext/pb_ds/assoc_container.hpp>
+#include <ext/pb_ds/tree_policy.hpp>
 #include <random>
 #include <stdexcept>
 #include <unordered_map>
@@ -50,19 +52,16 @@ class NicFilterPort : public driver::FdirWriter {
     for (uint32_t i = 0; i < flows.size(); ++i) flow_of_.emplace(flows[i].skb.tuple, i);
   }
 
-  // The writes of one service-task run are posted one after another from t0_us on,
-  // per_write_us apart (spec 7.3 Y3/Y4); each takes effect delay_us after its posting.
-  void begin_writes(double t0_us, double per_write_us) {
-    post_us_ = t0_us;
-    per_write_us_ = per_write_us;
-  }
+  // The writes of one service-task run: mark() before it, then post_at(i, t) gives the i-th
+  // write since the mark its posting time (spec 7.3 Y3/Y4); each takes effect delay_us later.
+  size_t mark() const { return pending_.size(); }
+  void post_at(size_t mark, size_t i, double t_us) { pending_[mark + i].due = uint64_t(t_us) + delay_; }
   uint64_t writes() const { return writes_; }
   size_t installed() const { return table_.size(); }
   uint64_t full_rejects() const { return table_.full_rejects(); }
 
   int ice_fdir_write_fltr(const driver::FltrInfo& f, bool add) override {
-    post_us_ += per_write_us_;
-    pending_.push_back(Op{uint64_t(post_us_) + delay_, add, f.tuple, f.fltr_id, uint16_t(f.q_index)});
+    pending_.push_back(Op{0, add, f.tuple, f.fltr_id, uint16_t(f.q_index)});
     ++writes_;
     return 0;  // "posted" (spec 7.4)
   }
@@ -104,7 +103,6 @@ class NicFilterPort : public driver::FdirWriter {
   nic::ExactMatchTable table_;
   std::unordered_map<FlowTuple, uint32_t, FlowTupleHash> flow_of_;
   std::deque<Op> pending_;
-  double post_us_ = 0, per_write_us_ = 0;
   uint64_t writes_ = 0;
 };
 
@@ -230,15 +228,35 @@ class IcePlane : public SteeringPlane {
     now_ = now;
     port_.apply_due(now);
     if (!svc_.start_at(now)) return;
-    // One run: Y2 walks every entry of the 1024 buckets (modelled at the run's start), then
-    // Y3/Y4 post the deletes and adds one after another. Its CPU time, stretched by the
+    // One run: Y2 walks every entry of the 1024 buckets (modelled at the run's start) and
+    // devm_kzalloc's one add-list wrapper per INACTIVE entry; Y3 posts each delete and
+    // devm_kfree's its entry; Y4 posts each add and frees its wrapper (the newest node, one
+    // step). devm_kfree searches the device's devres list from its newest node back
+    // (drivers/base/devres.c find_dr): freeing an entry visits every live node newer than it,
+    // i.e. this run's wrappers and the entries built after it. CPU time, stretched by the
     // share of its CPU that the traffic leaves it, is the run's length.
+    for (uint64_t q = seen_; q < ice_.entries_built(); ++q) live_.insert(q);
+    seen_ = ice_.entries_built();
     const double walked = double(ice_.num_entries());
-    const double walk_us = walked * cfg_.walk_ns / 1000.0 / share;
-    const double write_us = cfg_.write_ns / 1000.0 / share;
-    port_.begin_writes(double(now) + walk_us, write_us);
+    const size_t mark = port_.mark();
     driver::SyncResult r = ice_.ice_sync_arfs_fltrs(now / 1000, k_);
-    svc_.ran(now, walk_us + write_us * double(r.deleted.size() + r.added.size()));
+    const double wrappers = double(r.added.size());
+    const double ns_to_us = 1e-3 / share;
+    double t = double(now) + walked * cfg_.walk_ns * ns_to_us;
+    size_t i = 0;
+    for (uint64_t q : r.deleted_seq) {
+      t += cfg_.write_ns * ns_to_us;
+      port_.post_at(mark, i++, t);
+      const double newer = double(live_.size() - live_.order_of_key(q) - 1);
+      t += (newer + wrappers + 1) * cfg_.devres_ns * ns_to_us;
+      live_.erase(q);
+    }
+    for (size_t a = 0; a < r.added.size(); ++a) {
+      t += cfg_.write_ns * ns_to_us;
+      port_.post_at(mark, i++, t);
+      t += cfg_.devres_ns * ns_to_us;
+    }
+    svc_.ran(now, t - double(now));
     ++runs_;
   }
   int receive(Flow& f, uint64_t t, bool* hw, uint16_t* arrival, SystemResult& res) override {
@@ -270,6 +288,11 @@ class IcePlane : public SteeringPlane {
   NicFilterPort port_;
   driver::IceArfs ice_;
   ServiceTask svc_;
+  // alloc_seq of the live ice entries (their devres nodes), for devm_kfree's search.
+  __gnu_pbds::tree<uint64_t, __gnu_pbds::null_type, std::less<uint64_t>, __gnu_pbds::rb_tree_tag,
+                   __gnu_pbds::tree_order_statistics_node_update>
+      live_;
+  uint64_t seen_ = 0;
   uint64_t now_ = 0;
   uint64_t runs_ = 0, driver_errors_ = 0;
 };

@@ -33,10 +33,11 @@ struct SystemConfig {
   uint32_t service_period_ms = 1000;   // the service timer (HZ)
   uint32_t hw_delay_us = 2000;         // a filter write posted -> packets follow it
   // Service-task cost (spec 7.3): a run lasts (entries walked x walk_ns + filters written x
-  // write_ns) / its CPU share; its CPU also carries traffic: share = 1 - packets/s per CPU x
+  // write_ns + devres nodes its devm_kfree calls visit x devres_ns) / its CPU share; its CPU also carries traffic: share = 1 - packets/s per CPU x
   // pkt_ns (at least min_service_share). While a run lasts, ICE_SERVICE_SCHED stays set (spec 7.7).
   uint32_t walk_ns = 100;              // per entry walked in Y2 (rps_may_expire_flow's slot read)
   uint32_t write_ns = 5000;            // per ice_fdir_write_fltr (buffers, training packet, 2 descriptors)
+  uint32_t devres_ns = 30;             // per devres node devm_kfree's reverse search visits
   uint32_t pkt_ns = 2500;              // CPU per received packet (softirq + the application's turn)
   double min_service_share = 0.05;     // the service task's floor share of a saturated CPU
   uint32_t cpu_budget_per_ms = 0;      // skbs a CPU's backlog drains per tick; 0 = all
