@@ -2,7 +2,7 @@
 # Meant to be included from hw/CMakeLists.txt:
 #   include(${CMAKE_CURRENT_SOURCE_DIR}/rfs_core.cmake)
 # Needs: find_package(verilator), GTest, include(GoogleTest), enable_testing() and the
-# flowsteer_model target (all provided by the top-level project). Paths are taken from this
+# flowsteer_lib target (all provided by the top-level project). Paths are taken from this
 # file's location, so it also works from a scratch project.
 set(FS_RFS_HW_DIR ${CMAKE_CURRENT_LIST_DIR})
 get_filename_component(FS_RFS_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
@@ -37,9 +37,9 @@ set(FS_RFS_ODD_PARAMS -GNUM_CPUS=12 -GNUM_QUEUES=6 -GSLOT_LOG2_MAX=5 -GSOCK_LOG2
 fs_rfs_add_model(vfs_rfs_core_odd ${FS_RFS_ODD_PARAMS})
 
 add_executable(test_rtl_rfs_core ${FS_RFS_ROOT}/testbench/rtl/test_fs_rfs_core.cpp)
-target_include_directories(test_rtl_rfs_core PRIVATE ${FS_RFS_ROOT}/testbench/rtl)
+target_include_directories(test_rtl_rfs_core PRIVATE ${FS_RFS_ROOT}/testbench/rtl ${FS_RFS_ROOT}/sim/common)
 target_compile_options(test_rtl_rfs_core PRIVATE -Wall -Wextra -Werror)
-target_link_libraries(test_rtl_rfs_core PRIVATE vfs_rfs_core vfs_rfs_core_odd flowsteer_model
+target_link_libraries(test_rtl_rfs_core PRIVATE vfs_rfs_core vfs_rfs_core_odd flowsteer_lib
   GTest::gtest_main)
 gtest_discover_tests(test_rtl_rfs_core DISCOVERY_TIMEOUT 60
   PROPERTIES TIMEOUT 300 LABELS rtl)

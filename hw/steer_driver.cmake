@@ -3,7 +3,7 @@
 # Included from hw/CMakeLists.txt after its own definitions:
 #   include(${CMAKE_CURRENT_SOURCE_DIR}/steer_driver.cmake)
 # Uses from there: FS_GEN_DIR (generated flowsteer_regs.vh), FS_VERILATOR_ARGS, the targets
-# flowsteer_regs_gen / flowsteer_regs; from the top level: flowsteer_model, GTest, GoogleTest.
+# flowsteer_regs_gen / flowsteer_regs; from the top level: flowsteer_lib, GTest, GoogleTest.
 set(FS_SD_HW_DIR ${CMAKE_CURRENT_LIST_DIR})
 get_filename_component(FS_SD_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 set(FS_SD_RTL ${FS_SD_HW_DIR}/rtl/fs_steer_driver.sv ${FS_SD_HW_DIR}/rtl/fs_event_fifo.sv
@@ -24,9 +24,9 @@ set_property(TARGET vfs_steer_driver APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DI
 add_dependencies(vfs_steer_driver flowsteer_regs_gen)
 
 add_executable(test_rtl_steer_driver ${FS_SD_ROOT}/testbench/rtl/test_fs_steer_driver.cpp)
-target_include_directories(test_rtl_steer_driver PRIVATE ${FS_SD_ROOT}/testbench/rtl)
+target_include_directories(test_rtl_steer_driver PRIVATE ${FS_SD_ROOT}/testbench/rtl ${FS_SD_ROOT}/sim/common)
 target_compile_options(test_rtl_steer_driver PRIVATE -Wall -Wextra -Werror)
-target_link_libraries(test_rtl_steer_driver PRIVATE vfs_steer_driver flowsteer_model
+target_link_libraries(test_rtl_steer_driver PRIVATE vfs_steer_driver flowsteer_lib
   flowsteer_regs GTest::gtest_main)
 gtest_discover_tests(test_rtl_steer_driver DISCOVERY_TIMEOUT 60
   PROPERTIES TIMEOUT 300 LABELS rtl)

@@ -2,7 +2,7 @@
 # and the Vivado/Vitis scripts checked without Vitis. Included at the end of hw/CMakeLists.txt:
 #   include(${CMAKE_CURRENT_SOURCE_DIR}/alveo/alveo.cmake)
 # Uses from there: FS_GEN_DIR (generated flowsteer_regs.vh), FS_VERILATOR_ARGS, FS_TB_DIR, the
-# targets flowsteer_regs_gen / flowsteer_regs; from the top level: flowsteer_model, GTest,
+# targets flowsteer_regs_gen / flowsteer_regs; from the top level: flowsteer_lib, GTest,
 # GoogleTest. The tests that need the engine (hw/rtl/fs_engine_top.sv) are defined only once
 # that file exists (re-run CMake after it lands).
 set(FS_ALVEO_DIR ${CMAKE_CURRENT_LIST_DIR})
@@ -50,9 +50,9 @@ if(EXISTS ${FS_ALVEO_ROOT}/hw/rtl/fs_engine_top.sv AND _fs_alveo_rc EQUAL 0)
   add_dependencies(vfs_flowsteer_kernel flowsteer_regs_gen)
 
   add_executable(test_flowsteer_kernel ${FS_ALVEO_ROOT}/testbench/rtl/test_flowsteer_kernel.cpp)
-  target_include_directories(test_flowsteer_kernel PRIVATE ${FS_ALVEO_ROOT}/testbench/rtl)
+  target_include_directories(test_flowsteer_kernel PRIVATE ${FS_ALVEO_ROOT}/testbench/rtl ${FS_ALVEO_ROOT}/sim/common)
   target_compile_options(test_flowsteer_kernel PRIVATE -Wall -Wextra -Werror)
-  target_link_libraries(test_flowsteer_kernel PRIVATE vfs_flowsteer_kernel flowsteer_model
+  target_link_libraries(test_flowsteer_kernel PRIVATE vfs_flowsteer_kernel flowsteer_lib
     flowsteer_regs GTest::gtest_main)
   gtest_discover_tests(test_flowsteer_kernel DISCOVERY_TIMEOUT 60
     PROPERTIES TIMEOUT 300 LABELS rtl)

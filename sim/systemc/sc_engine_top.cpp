@@ -69,7 +69,7 @@ namespace eng = flowsteer::engine;
 namespace kern = flowsteer::kernel;
 namespace nic = flowsteer::nic;
 namespace regs = flowsteer::regs;
-using flowsteer::device::AxiResp;
+using flowsteer::bus::AxiResp;
 
 constexpr int kDataWidth = FS_SC_ENG_DATA_WIDTH;
 constexpr size_t kBeatBytes = kDataWidth / 8;

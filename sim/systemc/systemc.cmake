@@ -1,8 +1,8 @@
 # SystemC conformance benches (sim/systemc/): the Verilated SystemC model of a DUT, driven by
-# SC_THREADs and checked packet by packet against the golden model (flowsteer_model).
+# SC_THREADs and checked packet by packet against the golden model (flowsteer_lib).
 # Meant to be included from hw/CMakeLists.txt, after rfs_core.cmake:
 #   include(${CMAKE_SOURCE_DIR}/sim/systemc/systemc.cmake)
-# Needs find_package(verilator), enable_testing() and the flowsteer_model target (all provided
+# Needs find_package(verilator), enable_testing() and the flowsteer_lib target (all provided
 # by the top-level project and hw/CMakeLists.txt). SystemC comes from pkg-config (Debian
 # libsystemc-dev 2.3.4, built as C++17: the project must stay on CMAKE_CXX_STANDARD 17).
 find_package(PkgConfig REQUIRED)
@@ -46,9 +46,9 @@ endfunction()
 fs_sc_add_model(vsc_rfs_core fs_rfs_core SOURCES ${FS_RFS_SOURCES} PARAMS ${FS_RFS_TEST_PARAMS})
 
 add_executable(sc_rfs_core ${FS_SC_DIR}/sc_rfs_core.cpp)
-target_include_directories(sc_rfs_core PRIVATE ${FS_SC_DIR} ${FS_SC_ROOT}/testbench/rtl)
+target_include_directories(sc_rfs_core PRIVATE ${FS_SC_DIR} ${FS_SC_ROOT}/sim/common)
 target_compile_options(sc_rfs_core PRIVATE -Wall -Wextra -Werror)
-target_link_libraries(sc_rfs_core PRIVATE vsc_rfs_core flowsteer_model)
+target_link_libraries(sc_rfs_core PRIVATE vsc_rfs_core flowsteer_lib)
 
 # 100,000 random packets (plus commands) for each of two fixed seeds; one process per seed
 # (a SystemC simulation cannot be restarted in one process)
@@ -81,10 +81,10 @@ endforeach()
 # sc_engine_top_selftest: the bench on a stand-in of the engine built on the golden model
 # (engine_model_dut.h), no RTL: it must pass for every seed (a failure is a bench bug).
 add_executable(sc_engine_top_selftest ${FS_SC_DIR}/sc_engine_top.cpp)
-target_include_directories(sc_engine_top_selftest PRIVATE ${FS_SC_DIR} ${FS_SC_ROOT}/testbench/rtl ${FS_SC_ROOT}/sim/verilator)
+target_include_directories(sc_engine_top_selftest PRIVATE ${FS_SC_DIR} ${FS_SC_ROOT}/sim/common)
 target_compile_definitions(sc_engine_top_selftest PRIVATE FS_SC_ENGINE_MODEL_DUT=1 ${_fs_sc_eng_defs})
 target_compile_options(sc_engine_top_selftest PRIVATE -Wall -Wextra -Werror)
-target_link_libraries(sc_engine_top_selftest PRIVATE flowsteer_model PkgConfig::SystemC)
+target_link_libraries(sc_engine_top_selftest PRIVATE flowsteer_lib PkgConfig::SystemC)
 add_test(NAME sc_engine_top_selftest
   COMMAND sh -c "$<TARGET_FILE:sc_engine_top_selftest> --packets 50000 --seed 3 && $<TARGET_FILE:sc_engine_top_selftest> --packets 50000 --seed 4")
 set_tests_properties(sc_engine_top_selftest PROPERTIES LABELS sim TIMEOUT 120
@@ -107,10 +107,10 @@ if(EXISTS ${FS_SC_ENGINE_TOP})
   fs_sc_add_model(vsc_engine_top fs_engine_top SOURCES ${_fs_sc_eng_src} PARAMS ${FS_SC_ENGINE_PARAMS})
 
   add_executable(sc_engine_top ${FS_SC_DIR}/sc_engine_top.cpp)
-  target_include_directories(sc_engine_top PRIVATE ${FS_SC_DIR} ${FS_SC_ROOT}/testbench/rtl ${FS_SC_ROOT}/sim/verilator)
+  target_include_directories(sc_engine_top PRIVATE ${FS_SC_DIR} ${FS_SC_ROOT}/sim/common)
   target_compile_definitions(sc_engine_top PRIVATE ${_fs_sc_eng_defs})
   target_compile_options(sc_engine_top PRIVATE -Wall -Wextra -Werror)
-  target_link_libraries(sc_engine_top PRIVATE vsc_engine_top flowsteer_model)
+  target_link_libraries(sc_engine_top PRIVATE vsc_engine_top flowsteer_lib)
 
   # two seeds (1: symmetric-XOR hash, patched, light register traffic; 2: Toeplitz, original,
   # heavy register traffic, event FIFO left to fill), one process per seed
@@ -120,12 +120,6 @@ if(EXISTS ${FS_SC_ENGINE_TOP})
   set_tests_properties(sc_engine_top PROPERTIES LABELS rtl TIMEOUT 300
     ENVIRONMENT SC_COPYRIGHT_MESSAGE=DISABLE)
 
-  # `flowsteer conform --backend systemc` runs this binary (host/src/cli/conform_cmd.cpp);
-  # flowsteer does not depend on it: the verb reports when it has not been built.
-  if(TARGET flowsteer)
-    set_property(SOURCE ${FS_SC_ROOT}/host/src/cli/conform_cmd.cpp DIRECTORY ${FS_SC_ROOT}/host
-      APPEND PROPERTY COMPILE_DEFINITIONS "FLOWSTEER_SC_ENGINE_TOP_PATH=\"$<TARGET_FILE:sc_engine_top>\"")
-  endif()
 else()
   message(STATUS "sim/systemc: hw/rtl/fs_engine_top.sv not there yet: no sc_engine_top")
 endif()

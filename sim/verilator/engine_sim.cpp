@@ -25,7 +25,7 @@
 namespace flowsteer::sim {
 
 namespace r = flowsteer::regs;
-using device::AxiResp;
+using bus::AxiResp;
 
 namespace {
 

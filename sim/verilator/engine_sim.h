@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "flowsteer/device/register_bus.h"
+#include "flowsteer/bus/register_bus.h"
 #include "flowsteer/engine/engine_model.h"
 #include "flowsteer/engine/engine_regs.h"
 #include "engine_record.h"
@@ -38,11 +38,11 @@ struct AxilTransaction {
   bool write = false;
   uint32_t offset = 0, data = 0;   // data: written value, or value read
   uint8_t strb = 0xF;
-  device::AxiResp resp = device::AxiResp::kOkay;
+  bus::AxiResp resp = bus::AxiResp::kOkay;
   uint64_t clock = 0;              // clock the response was taken
 };
 
-class EngineSim : public device::RegisterBus {
+class EngineSim : public bus::RegisterBus {
  public:
   explicit EngineSim(const EngineSimOptions& opt = EngineSimOptions{});
   ~EngineSim() override;
@@ -51,8 +51,8 @@ class EngineSim : public device::RegisterBus {
 
   // AXI4-Lite master, one transaction outstanding: clocks the model until the response.
   // Frames queued with send_frame keep flowing while a transaction waits.
-  device::AxiResp read(uint32_t offset, uint32_t& value) override;
-  device::AxiResp write(uint32_t offset, uint32_t value, uint8_t strb = 0xF) override;
+  bus::AxiResp read(uint32_t offset, uint32_t& value) override;
+  bus::AxiResp write(uint32_t offset, uint32_t value, uint8_t strb = 0xF) override;
   std::string describe() const override { return "verilator engine"; }
 
   // Frame source: queue a frame (sent in DATA_WIDTH beats with tkeep, tuser = user).

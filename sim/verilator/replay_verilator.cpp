@@ -1,4 +1,4 @@
-// ReplayEngine over EngineSim + Scoreboard: the host side (EngineDriver, aRFS runtime)
+// runs::ReplayEngine over EngineSim + Scoreboard: the host side (EngineDriver, aRFS runtime)
 // talks to the RTL through the scoreboarded register bus, frames go one at a time.
 #include "replay_verilator.h"
 
@@ -11,9 +11,9 @@ namespace flowsteer::sim {
 
 namespace {
 
-class VerilatorReplayEngine : public ReplayEngine {
+class VerilatorReplayEngine : public runs::ReplayEngine {
  public:
-  VerilatorReplayEngine(const ReplayConfig& cfg, const VerilatorReplayOptions& o)
+  VerilatorReplayEngine(const runs::ReplayConfig& cfg, const VerilatorReplayOptions& o)
       : cfg_(cfg), sim_(sim_options(o)), sb_(sim_, o.seed, o.rerun), bus_(sb_), drv_(bus_), rt_(drv_),
         rerun_(o.rerun) {
     driver::EngineSetup s;
@@ -64,7 +64,7 @@ class VerilatorReplayEngine : public ReplayEngine {
     drv_.rps_record_sock_flow(hash, cpu);
     check();
   }
-  void finish(ReplayResult& r) override {
+  void finish(runs::ReplayResult& r) override {
     namespace rg = flowsteer::regs;
     engine::EngineCounters& k = r.counters;
     using C = rg::Counter;
@@ -102,7 +102,7 @@ class VerilatorReplayEngine : public ReplayEngine {
     if (!sb_.ok()) throw ReplayMismatch(sb_.mismatch()->format(sim_.seed(), rerun_));
   }
 
-  ReplayConfig cfg_;
+  runs::ReplayConfig cfg_;
   EngineSim sim_;
   Scoreboard sb_;
   ScoreboardBus bus_;
@@ -115,7 +115,7 @@ class VerilatorReplayEngine : public ReplayEngine {
 
 }  // namespace
 
-std::unique_ptr<ReplayEngine> make_verilator_replay_engine(const ReplayConfig& cfg,
+std::unique_ptr<runs::ReplayEngine> make_verilator_replay_engine(const runs::ReplayConfig& cfg,
                                                            const VerilatorReplayOptions& opt) {
   return std::make_unique<VerilatorReplayEngine>(cfg, opt);
 }

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "flowsteer/sim/replay.h"
+#include "flowsteer/runs/replay.h"
 #include "scoreboard.h"
 
 namespace flowsteer::sim {
@@ -26,7 +26,7 @@ struct VerilatorReplayOptions {
 };
 
 // Throws std::invalid_argument (one line) when cfg does not fit the engine's sizes.
-std::unique_ptr<ReplayEngine> make_verilator_replay_engine(const ReplayConfig& cfg,
+std::unique_ptr<runs::ReplayEngine> make_verilator_replay_engine(const runs::ReplayConfig& cfg,
                                                            const VerilatorReplayOptions& opt);
 
 }  // namespace flowsteer::sim

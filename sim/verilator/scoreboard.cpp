@@ -11,7 +11,7 @@
 namespace flowsteer::sim {
 
 namespace r = flowsteer::regs;
-using device::AxiResp;
+using bus::AxiResp;
 
 namespace {
 

@@ -51,8 +51,8 @@ class Scoreboard {
 
   // Register access through the simulated engine; the response (and read data) is checked
   // against the model once the transaction's place in the total order is known.
-  device::AxiResp write(uint32_t offset, uint32_t value, uint8_t strb = 0xF);
-  device::AxiResp read(uint32_t offset, uint32_t& value);
+  bus::AxiResp write(uint32_t offset, uint32_t value, uint8_t strb = 0xF);
+  bus::AxiResp read(uint32_t offset, uint32_t& value);
   // A frame into the engine's stream; its record is checked when it arrives.
   void frame(const std::vector<uint8_t>& f, uint16_t user = 0);
   void step(uint64_t clocks = 1);

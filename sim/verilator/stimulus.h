@@ -12,18 +12,18 @@
 #include <string>
 #include <vector>
 
-#include "flowsteer/device/register_bus.h"
+#include "flowsteer/bus/register_bus.h"
 #include "scoreboard.h"
 
 namespace flowsteer::sim {
 
 // The scoreboard as a register bus, so host driver code (EngineDriver, the aRFS runtime)
 // runs on the simulated engine with every access checked against the model.
-class ScoreboardBus : public device::RegisterBus {
+class ScoreboardBus : public bus::RegisterBus {
  public:
   explicit ScoreboardBus(Scoreboard& sb) : sb_(sb) {}
-  device::AxiResp read(uint32_t offset, uint32_t& value) override { return sb_.read(offset, value); }
-  device::AxiResp write(uint32_t offset, uint32_t value, uint8_t strb = 0xF) override {
+  bus::AxiResp read(uint32_t offset, uint32_t& value) override { return sb_.read(offset, value); }
+  bus::AxiResp write(uint32_t offset, uint32_t value, uint8_t strb = 0xF) override {
     return sb_.write(offset, value, strb);
   }
   std::string describe() const override { return "verilator engine (scoreboarded)"; }

@@ -9,11 +9,12 @@ if(TARGET vfs_engine_top AND TARGET vfs_engine_top_small)
     ${FS_SIM_VERILATOR_DIR}/engine_sim.cpp
     ${FS_SIM_VERILATOR_DIR}/scoreboard.cpp
     ${FS_SIM_VERILATOR_DIR}/stimulus.cpp
-    ${FS_SIM_VERILATOR_DIR}/replay_verilator.cpp)
-  target_include_directories(fs_engine_sim PUBLIC ${FS_SIM_VERILATOR_DIR})
+    ${FS_SIM_VERILATOR_DIR}/replay_verilator.cpp
+    ${FS_SIM_VERILATOR_DIR}/verilator_port.cpp)
+  target_include_directories(fs_engine_sim PUBLIC ${FS_SIM_VERILATOR_DIR} ${CMAKE_SOURCE_DIR}/sim/common)
   target_compile_options(fs_engine_sim PRIVATE ${FLOWSTEER_WARNINGS})
   target_compile_definitions(fs_engine_sim PUBLIC FLOWSTEER_HAVE_VERILATOR=1)
-  target_link_libraries(fs_engine_sim PUBLIC vfs_engine_top vfs_engine_top_small flowsteer_model
+  target_link_libraries(fs_engine_sim PUBLIC vfs_engine_top vfs_engine_top_small flowsteer_runs
     flowsteer_regs)
 else()
   message(STATUS "sim/verilator: vfs_engine_top not defined (hw/engine_top.cmake): no fs_engine_sim")

@@ -1,20 +1,20 @@
-// Simulated packets per second of the system simulator on one core (issue 3 target:
+// Simulated packets per second of the system simulator on one core (target:
 // >= 10 million). Each iteration is a full seed-scale run of a few virtual seconds.
 #include <benchmark/benchmark.h>
 
-#include "flowsteer/sim/system_sim.h"
+#include "flowsteer/system/system_sim.h"
 
 using namespace flowsteer;
 
 static void BM_SystemSim(benchmark::State& state) {
-  sim::SystemConfig c;  // 144 CPUs, 12,000 flows: the seed's scale
+  system::SystemConfig c;  // 144 CPUs, 12,000 flows: the seed's scale
   c.rps_flow_cnt = uint32_t(state.range(0));
   c.variant = state.range(1) ? kernel::Variant::kPatched : kernel::Variant::kOriginal;
   c.duration_s = 3;
   c.warmup_s = 1;
   uint64_t packets = 0;
   for (auto _ : state) {
-    sim::SystemResult r = sim::run_system(c);
+    system::SystemResult r = system::run_system(c);
     packets += r.shares.packets;
     benchmark::DoNotOptimize(r.at_end.add);
   }

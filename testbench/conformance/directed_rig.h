@@ -32,7 +32,7 @@ namespace fs_conf {
 namespace r = flowsteer::regs;
 namespace fe = flowsteer::engine;
 namespace fk = flowsteer::kernel;
-using flowsteer::device::AxiResp;
+using flowsteer::bus::AxiResp;
 using fe::FilterErr;
 using fe::OutputRecord;
 using fe::SteerAction;
@@ -73,7 +73,7 @@ inline std::string current_test_name() {
   return info ? std::string(info->test_suite_name()) + "." + info->name() : "?";
 }
 
-class Rig : public flowsteer::device::RegisterBus {
+class Rig : public flowsteer::bus::RegisterBus {
  public:
   explicit Rig(const RigOptions& o = RigOptions{}) : opt_(o) {
     flowsteer::sim::EngineSimOptions so;

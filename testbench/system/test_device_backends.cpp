@@ -1,5 +1,5 @@
 // The host runtime (register-level driver + E810-style aRFS runtime) on the engine backends
-// (issue 6): the seed's two flows (spec 7.9.3 / 7.9.4, original and patched) and a
+// the seed's two flows (spec 7.9.3 / 7.9.4, original and patched) and a
 // 1,000-flow system run, through the same code on the golden model and, when flowsteer is
 // built with the Verilator harness, on the simulated RTL; both must give identical
 // records, counters, runtime counters and filter tables.
@@ -23,7 +23,10 @@
 #include "flowsteer/hash/hash.h"
 #include "flowsteer/nic/frame.h"
 #include "flowsteer/nic/rss.h"
-#include "flowsteer/sim/device_run.h"
+#include "flowsteer/runs/device_run.h"
+#if defined(FLOWSTEER_HAVE_VERILATOR)
+#include "verilator_port.h"
+#endif
 
 using namespace flowsteer;
 namespace r = flowsteer::regs;
@@ -37,7 +40,7 @@ constexpr int kSeedRounds = 8;
 // built (the model then takes the same), else the kStandard sizes of engine_sim.h.
 engine::EngineCaps backend_caps() {
 #if defined(FLOWSTEER_HAVE_VERILATOR)
-  static const engine::EngineCaps caps = device::verilator_caps(false);
+  static const engine::EngineCaps caps = sim::verilator_caps(sim::EngineBuild::kStandard);
   return caps;
 #else
   engine::EngineCaps c;
@@ -107,7 +110,7 @@ struct Round {
 struct SeedTrace {
   std::vector<Round> rounds;
   std::vector<uint64_t> counters;
-  std::vector<sim::FilterRow> filters;
+  std::vector<runs::FilterRow> filters;
 };
 
 // Per round: F1 x3 and F2 x3 as one batch, both backlogs processed, one service-task run.
@@ -136,7 +139,7 @@ SeedTrace run_seed(device::EnginePort& port, kernel::Variant v) {
   }
   for (uint32_t i = 0; i < r::CNT_LO::kCount; ++i) tr.counters.push_back(drv.counter(i));
   for (const auto& e : rt.entries()) {
-    sim::FilterRow row;
+    runs::FilterRow row;
     row.tuple = e.tuple;
     row.id = e.id;
     row.queue = e.queue;
@@ -151,8 +154,8 @@ uint64_t cnt(const std::vector<uint64_t>& c, r::Counter i) { return c[size_t(i)]
 // The 1,000-flow system run: 20% UDP flows, the original variant (slot overwrites make
 // filters expire and come back while traffic runs); traffic stops after 0.5 s and the
 // runtime runs on to 6.5 s, so every UDP filter meets its 5 s expiry (spec 7.3).
-sim::DeviceWorkload system_workload() {
-  sim::DeviceWorkload w;
+runs::DeviceWorkload system_workload() {
+  runs::DeviceWorkload w;
   w.flows = 1000;
   w.udp_percent = 20;
   w.pkt_interval_ms = 10;
@@ -163,7 +166,7 @@ sim::DeviceWorkload system_workload() {
   return w;
 }
 
-size_t udp_filters(const sim::DeviceReport& rep) {
+size_t udp_filters(const runs::DeviceReport& rep) {
   size_t n = 0;
   for (const auto& f : rep.filters) n += f.tuple.proto == kIpProtoUdp;
   return n;
@@ -178,7 +181,7 @@ driver::EngineSetup system_setup() {
 
 // Every filter the runtime lists is in the engine's table under its id and queue, and the
 // table holds nothing else.
-void expect_runtime_matches_table(const sim::DeviceReport& rep) {
+void expect_runtime_matches_table(const runs::DeviceReport& rep) {
   EXPECT_EQ(rep.filter_count, rep.runtime_entries);
   EXPECT_EQ(rep.filters.size(), rep.runtime_entries);
   for (const auto& f : rep.filters) {
@@ -266,7 +269,7 @@ TEST(DeviceBackends, SeedTwoFlowsPatchedKeepsTheWinnerOnTheModel) {
 
 TEST(DeviceBackends, SystemRunRuntimeMatchesTheEngineOnTheModel) {
   auto port = device::open_model_port(backend_caps());
-  sim::DeviceReport rep = sim::run_device(*port, system_setup(), system_workload());
+  runs::DeviceReport rep = runs::run_device(*port, system_setup(), system_workload());
   const auto& c = rep.counters;
   EXPECT_EQ(rep.kind, "model");
   EXPECT_GT(rep.frames, 45000u);  // 1,000 flows x ~100 frames/s x 0.5 s
@@ -288,7 +291,7 @@ TEST(DeviceBackends, SystemRunRuntimeMatchesTheEngineOnTheModel) {
   expect_runtime_matches_table(rep);
   // The same run again is the same run (one seed, no wall-clock input).
   auto port2 = device::open_model_port(backend_caps());
-  sim::DeviceReport again = sim::run_device(*port2, system_setup(), system_workload());
+  runs::DeviceReport again = runs::run_device(*port2, system_setup(), system_workload());
   EXPECT_EQ(again.counters, rep.counters);
   EXPECT_EQ(again.filters, rep.filters);
   // The patched gate keeps active flows' filters: far fewer deletes and driver calls than
@@ -296,7 +299,7 @@ TEST(DeviceBackends, SystemRunRuntimeMatchesTheEngineOnTheModel) {
   driver::EngineSetup patched = system_setup();
   patched.variant = kernel::Variant::kPatched;
   auto port3 = device::open_model_port(backend_caps());
-  sim::DeviceReport p = sim::run_device(*port3, patched, system_workload());
+  runs::DeviceReport p = runs::run_device(*port3, patched, system_workload());
   expect_runtime_matches_table(p);
   EXPECT_GT(cnt(p.counters, r::Counter::kGateSkips), 0u);
   EXPECT_EQ(udp_filters(p), 0u);
@@ -312,10 +315,10 @@ TEST(DeviceBackends, SystemRunRuntimeMatchesTheEngineOnTheModel) {
 TEST(DeviceBackends, SecondRunOnOnePortStartsClean) {
   auto port = device::open_model_port(backend_caps());
   run_seed(*port, kernel::Variant::kOriginal);
-  sim::DeviceWorkload w = system_workload();
+  runs::DeviceWorkload w = system_workload();
   w.flows = 100;
   w.duration_s = 0.5;
-  sim::DeviceReport rep = sim::run_device(*port, system_setup(), w);
+  runs::DeviceReport rep = runs::run_device(*port, system_setup(), w);
   expect_runtime_matches_table(rep);
   EXPECT_EQ(cnt(rep.counters, r::Counter::kPkts), rep.frames);
 }
@@ -349,9 +352,9 @@ TEST(DeviceBackends, PcapWorkload) {
   pcap_dump_close(d);
   pcap_close(dead);
   auto port = device::open_model_port(backend_caps());
-  sim::DeviceWorkload w;
+  runs::DeviceWorkload w;
   w.pcap = path;
-  sim::DeviceReport rep = sim::run_device(*port, seed_setup(kernel::Variant::kPatched), w);
+  runs::DeviceReport rep = runs::run_device(*port, seed_setup(kernel::Variant::kPatched), w);
   std::remove(path);
   EXPECT_EQ(rep.frames, frames.size());
   EXPECT_EQ(cnt(rep.counters, r::Counter::kPkts), frames.size());
@@ -366,7 +369,7 @@ TEST(DeviceBackends, PcapWorkload) {
   EXPECT_THROW(
       {
         w.pcap = "/nonexistent.pcap";
-        sim::run_device(*port, seed_setup(kernel::Variant::kPatched), w);
+        runs::run_device(*port, seed_setup(kernel::Variant::kPatched), w);
       },
       std::runtime_error);
 }
@@ -411,7 +414,7 @@ void expect_same_counters(const std::vector<uint64_t>& m, const std::vector<uint
   ASSERT_EQ(m.size(), v.size());
   for (size_t i = 0; i < m.size(); ++i) {
     if (i >= size_t(r::Counter::kHazardStalls) && i <= 14) continue;  // the RTL's own
-    EXPECT_EQ(m[i], v[i]) << sim::counter_name(uint32_t(i));
+    EXPECT_EQ(m[i], v[i]) << runs::counter_name(uint32_t(i));
   }
 }
 
@@ -422,9 +425,9 @@ void expect_same_counters(const std::vector<uint64_t>& m, const std::vector<uint
 // the engine report must be identical.
 TEST(DeviceBackends, ModelAndVerilatorGiveIdenticalResults) {
   auto model = device::open_model_port(backend_caps());
-  device::VerilatorPortOptions opt;
+  sim::EngineSimOptions opt;
   opt.max_wait_clocks = 1'000'000;  // a stuck pipeline fails in seconds (a drain needs ~1e3)
-  auto rtl = device::open_verilator_port(opt);
+  auto rtl = sim::open_verilator_port(opt);
   for (kernel::Variant v : {kernel::Variant::kOriginal, kernel::Variant::kPatched}) {
     SCOPED_TRACE(v == kernel::Variant::kOriginal ? "seed original" : "seed patched");
     SeedTrace a = run_seed(*model, v), b = run_seed(*rtl, v);
@@ -436,8 +439,8 @@ TEST(DeviceBackends, ModelAndVerilatorGiveIdenticalResults) {
     expect_same_counters(a.counters, b.counters);
     EXPECT_EQ(a.filters, b.filters);
   }
-  sim::DeviceReport m = sim::run_device(*model, system_setup(), system_workload());
-  sim::DeviceReport v = sim::run_device(*rtl, system_setup(), system_workload());
+  runs::DeviceReport m = runs::run_device(*model, system_setup(), system_workload());
+  runs::DeviceReport v = runs::run_device(*rtl, system_setup(), system_workload());
   std::printf("1,000-flow run (%llu frames): model %.2f s, verilator %.2f s wall, %llu register accesses\n",
               (unsigned long long)m.frames, m.wall_s, v.wall_s, (unsigned long long)v.register_accesses);
   EXPECT_EQ(v.kind, "verilator");

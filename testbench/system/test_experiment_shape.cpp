@@ -1,4 +1,4 @@
-// The seed experiment's shape (issue 3) at reduced scale: 36 CPUs and 3,000 flows keep
+// The seed experiment's shape at reduced scale: 36 CPUs and 3,000 flows keep
 // the seed's ~83 flows per target table and (36 * size rounds up like 144 * size) its
 // sock-table load, so colliding pairs per table and sock-table misses match the seed's.
 #include <gtest/gtest.h>
@@ -9,11 +9,12 @@
 
 #include <unistd.h>
 
-#include "flowsteer/sim/experiment.h"
+#include "flowsteer/runs/experiment.h"
 
 using flowsteer::driver::ArfsCounters;
 using flowsteer::kernel::Variant;
-using namespace flowsteer::sim;
+using namespace flowsteer::runs;
+using namespace flowsteer::system;
 
 namespace {
 

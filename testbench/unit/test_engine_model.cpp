@@ -1,4 +1,4 @@
-// The engine's golden model (issue 4): the sequential contract over real frames, the
+// The engine's golden model: the sequential contract over real frames, the
 // engine as ndo_rx_flow_steer driver, and the host runtime that expires its filters.
 #include <gtest/gtest.h>
 

@@ -10,10 +10,10 @@
 #include "flowsteer/engine/engine_regs.h"
 #include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/nic/frame.h"
-#include "flowsteer/sim/device_run.h"
+#include "flowsteer/runs/device_run.h"
 
 using namespace flowsteer;
-using device::AxiResp;
+using bus::AxiResp;
 namespace r = flowsteer::regs;
 
 namespace {
@@ -208,10 +208,10 @@ TEST(DeviceRun, ModelBackendCountsAddUp) {
   engine::EngineRegisterFile regs(small_caps());
   driver::EngineSetup setup;
   setup.rps_flow_cnt = 64;
-  sim::DeviceWorkload w;
+  runs::DeviceWorkload w;
   w.flows = 200;
   w.duration_s = 2.5;
-  auto rep = sim::run_device(regs, setup, w, [&](const uint8_t* f, size_t n, engine::OutputRecord* rec) {
+  auto rep = runs::run_device(regs, setup, w, [&](const uint8_t* f, size_t n, engine::OutputRecord* rec) {
     auto r = regs.packet(f, n);
     if (r) *rec = *r;
     return bool(r);

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "flowsteer/nic/frame.h"
-#include "flowsteer/sim/replay.h"
+#include "flowsteer/runs/replay.h"
 
 using namespace flowsteer;
 
@@ -61,8 +61,8 @@ std::string write_capture() {
   return path;
 }
 
-sim::ReplayConfig config(nic::HashMode m) {
-  sim::ReplayConfig c;
+runs::ReplayConfig config(nic::HashMode m) {
+  runs::ReplayConfig c;
   c.params.cpus = 4;
   c.params.queues = 4;
   c.rps_flow_cnt = 64;
@@ -74,7 +74,7 @@ sim::ReplayConfig config(nic::HashMode m) {
 
 TEST(Replay, BothDirectionsOfAConnectionAreReportedTogether) {
   std::string path = write_capture();
-  sim::ReplayResult r = sim::replay_pcap(path, config(nic::HashMode::kToeplitzSymXor));
+  runs::ReplayResult r = runs::replay_pcap(path, config(nic::HashMode::kToeplitzSymXor));
   EXPECT_EQ(r.frames, 9u);
   EXPECT_EQ(r.truncated_by_snaplen, 1u);
   EXPECT_EQ(r.by_class[size_t(nic::ParseClass::kIpv4Tcp)], 6u);
@@ -95,17 +95,17 @@ TEST(Replay, BothDirectionsOfAConnectionAreReportedTogether) {
 }
 
 TEST(Replay, PlainToeplitzHashesTheDirectionsApart) {
-  sim::ReplayResult r = sim::replay_pcap(write_capture(), config(nic::HashMode::kToeplitz));
+  runs::ReplayResult r = runs::replay_pcap(write_capture(), config(nic::HashMode::kToeplitz));
   ASSERT_EQ(r.connections.size(), 2u);
   EXPECT_NE(r.connections[0].ab.hash, r.connections[0].ba.hash);
 }
 
 TEST(Replay, BadFilesAreOneLineErrors) {
-  EXPECT_THROW(sim::replay_pcap("/nonexistent/x.pcap", config(nic::HashMode::kToeplitz)), std::runtime_error);
+  EXPECT_THROW(runs::replay_pcap("/nonexistent/x.pcap", config(nic::HashMode::kToeplitz)), std::runtime_error);
   std::string raw = temp_path("raw.pcap");
   { PcapWriter w(raw, DLT_RAW); }
   try {
-    sim::replay_pcap(raw, config(nic::HashMode::kToeplitz));
+    runs::replay_pcap(raw, config(nic::HashMode::kToeplitz));
     FAIL() << "a raw-IP capture must be refused";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("not an Ethernet capture"), std::string::npos) << e.what();

@@ -46,7 +46,7 @@ struct Rig {
   const kernel::Kernel& k() { return regs.model().kernel(); }
   uint32_t reg(uint32_t a) {
     uint32_t v = 0;
-    EXPECT_EQ(regs.read(a, v), device::AxiResp::kOkay);
+    EXPECT_EQ(regs.read(a, v), bus::AxiResp::kOkay);
     return v;
   }
   // One frame of a TCP flow into the engine; its record.

@@ -1,4 +1,4 @@
-// Scenario traces (issue 7): the runner API and the `flowsteer scenario` binary reject
+// Scenario traces: the runner API and the `flowsteer scenario` binary reject
 // malformed traces cleanly - exit 2 and a message naming the line number and the field - and
 // accept the number forms and the resize the contract allows.
 #include <gtest/gtest.h>
@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "flowsteer/sim/scenario.h"
+#include "flowsteer/runs/scenario.h"
 
 namespace {
 
-using flowsteer::sim::ModelBackend;
-using flowsteer::sim::ScenarioError;
-using flowsteer::sim::ScenarioRunner;
+using flowsteer::runs::ModelBackend;
+using flowsteer::runs::ScenarioError;
+using flowsteer::runs::ScenarioRunner;
 
 const char* kConfig =
     R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_cnt":16,"sock_flow_entries":256})";
@@ -216,11 +216,11 @@ TEST(Scenario, GateDecisionsThroughTheBackend) {
   runner.feed_line(kConfig);
   runner.feed_line(R"({"op":"record","hash":"0x11111111","cpu":3})");
   runner.feed_line(R"({"op":"record","hash":"0x12345678","cpu":3})");
-  flowsteer::sim::PacketEvent f1;
+  flowsteer::runs::PacketEvent f1;
   f1.rxq = 1;
   f1.hash = 0x11111111;
   f1.flow = flowsteer::make_tuple("10.0.0.1", "10.0.1.1", 40001, 5001);
-  flowsteer::sim::PacketEvent f2 = f1;
+  flowsteer::runs::PacketEvent f2 = f1;
   f2.rxq = 2;
   f2.hash = 0x12345678;
   f2.flow = flowsteer::make_tuple("10.0.0.2", "10.0.1.1", 40002, 5001);
@@ -233,7 +233,7 @@ TEST(Scenario, GateDecisionsThroughTheBackend) {
   d = backend.packet(f2);
   EXPECT_EQ(d.path, SetRpsCpuPath::kGateSkip);
   EXPECT_EQ(d.gate, GateRow::kSkipOtherFlow);
-  EXPECT_EQ(flowsteer::sim::packet_json(d).dump(),
+  EXPECT_EQ(flowsteer::runs::packet_json(d).dump(),
             R"({"op":"packet","cpu":3,"rflow":{"queue":2,"slot":7},"steer":null,"tail":3})");
 }
 

@@ -7,10 +7,11 @@
 
 #include <unistd.h>
 
-#include "flowsteer/device/register_bus.h"
+#include "flowsteer/bus/register_bus.h"
+#include "flowsteer/xrt/xrt_bus.h"
 
-using flowsteer::device::DeviceError;
-using flowsteer::device::open_xrt;
+using flowsteer::bus::DeviceError;
+using flowsteer::xrt::open_xrt;
 
 namespace {
 std::string write_file(const char* name, const std::string& bytes) {
@@ -43,7 +44,7 @@ TEST(XrtBackend, TruncatedXclbinIsAClearError) {
   std::string path = write_file("trunc.xclbin", std::string("xclbin2\0", 8) + std::string(16, '\0'));
   std::string msg = message_of(path);
   ASSERT_FALSE(msg.empty());
-  if (flowsteer::device::xrt_available()) {
+  if (flowsteer::xrt::xrt_available()) {
     EXPECT_NE(msg.find("not a valid xclbin"), std::string::npos) << msg;
   } else {
     EXPECT_NE(msg.find("without XRT"), std::string::npos) << msg;
@@ -63,10 +64,7 @@ namespace {
 // An xclbin as v++ would describe the kernel of hw/alveo/kernel.xml: its <kernel> element in
 // the embedded metadata (with one instance at 0x1800000) and an IP_LAYOUT entry with the given
 // control protocol. Every `from` in the kernel element is replaced by `to` first.
-std::string kernel_xml_path() {
-  std::string here = __FILE__;  // testbench/unit/test_xrt_backend.cpp
-  return here.substr(0, here.rfind('/')) + "/../../hw/alveo/kernel.xml";
-}
+std::string kernel_xml_path() { return std::string(FLOWSTEER_SOURCE_DIR) + "/hw/alveo/kernel.xml"; }
 
 std::string write_kernel_xclbin(const char* name, uint32_t control = AP_CTRL_NONE,
                                 const std::string& from = "", const std::string& to = "") {

@@ -1,11 +1,14 @@
-// flowsteer device: the host runtime on a backend (issue 6).
+// flowsteer device: the host runtime on a backend.
 #include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "cli_common.h"
 #include "flowsteer/device/engine_port.h"
-#include "flowsteer/sim/device_run.h"
+#include "flowsteer/runs/device_run.h"
+#if defined(FLOWSTEER_HAVE_VERILATOR)
+#include "verilator_port.h"
+#endif
 
 namespace flowsteer::cli {
 
@@ -18,7 +21,7 @@ int cmd_device(int argc, char** argv) {
   std::string model_caps = "map", build = "standard", trace;
   unsigned device_index = 0;
   driver::EngineSetup setup;
-  sim::DeviceWorkload w;
+  runs::DeviceWorkload w;
   double frame_gap = 0.0, rec_ready = 1.0;
   app.add_option("--backend", backend, "model (default) | verilator | xrt")
       ->check(CLI::IsMember({"model", "verilator", "xrt"}));
@@ -82,26 +85,27 @@ int cmd_device(int argc, char** argv) {
     if (backend == "model") {
       engine::EngineCaps caps;  // the register map's implemented sizes
 #if defined(FLOWSTEER_HAVE_VERILATOR)
-      if (model_caps == "verilator") caps = device::verilator_caps(build == "small");
+      if (model_caps == "verilator")
+        caps = sim::verilator_caps(build == "small" ? sim::EngineBuild::kSmall : sim::EngineBuild::kStandard);
 #endif
       port = device::open_model_port(caps);
     } else if (backend == "verilator") {
 #if defined(FLOWSTEER_HAVE_VERILATOR)
-      device::VerilatorPortOptions o;
-      o.small_build = build == "small";
+      sim::EngineSimOptions o;
+      o.build = build == "small" ? sim::EngineBuild::kSmall : sim::EngineBuild::kStandard;
       o.seed = w.seed;
       o.frame_gap = frame_gap;
       o.rec_ready = rec_ready;
       o.trace_path = trace;
-      port = device::open_verilator_port(o);
+      port = sim::open_verilator_port(o);
 #endif
     } else {
       port = device::open_xrt_port(xclbin, device_index);
     }
-    sim::DeviceReport rep = sim::run_device(*port, setup, w);
-    sim::print_device_report(std::cout, rep);
-    if (json) sim::write_device_json(json, rep);
-  } catch (const device::DeviceError& e) {
+    runs::DeviceReport rep = runs::run_device(*port, setup, w);
+    runs::print_device_report(std::cout, rep);
+    if (json) runs::write_device_json(json, rep);
+  } catch (const bus::DeviceError& e) {
     return usage_error("device", e.what());
   } catch (const std::invalid_argument& e) {
     return usage_error("device", e.what());

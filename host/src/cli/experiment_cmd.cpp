@@ -1,4 +1,4 @@
-// flowsteer experiment: the seed experiment on the built-in model (issue 3).
+// flowsteer experiment: the seed experiment on the built-in model.
 #include <unistd.h>
 
 #include <chrono>
@@ -7,14 +7,14 @@
 #include <iostream>
 
 #include "cli_common.h"
-#include "flowsteer/sim/experiment.h"
+#include "flowsteer/runs/experiment.h"
 
 namespace flowsteer::cli {
 
 int cmd_experiment(int argc, char** argv) {
-  sim::ExperimentConfig cfg;
-  sim::SystemConfig& b = cfg.base;
-  const sim::SystemConfig defaults;
+  runs::ExperimentConfig cfg;
+  system::SystemConfig& b = cfg.base;
+  const system::SystemConfig defaults;
   // Default virtual time per run: 5 s warm-up (flows start over the first second) + 15 s of
   // steady state (15 service-timer periods), then the flows end over 1 s and 5 s of teardown.
   b.duration_s = 20.0;
@@ -104,7 +104,7 @@ int cmd_experiment(int argc, char** argv) {
   b.slot_mode = slot == "mask" ? kernel::SlotMode::kMask : kernel::SlotMode::kLog;
   b.match = match == "flow_id" ? driver::MatchMode::kFlowId : driver::MatchMode::kTuple;
   cfg.threads = threads;
-  if (std::string err = sim::validate(b); !err.empty()) return usage_error("experiment", err);
+  if (std::string err = system::validate(b); !err.empty()) return usage_error("experiment", err);
   for (const auto* path : {&json_path, &csv_path, &plot_path}) {
     if (path->empty()) continue;
     std::ofstream probe(*path, std::ios::app);
@@ -130,26 +130,26 @@ int cmd_experiment(int argc, char** argv) {
       std::fprintf(stderr, "progress: %3d%%  %.0f s\n", pct, el);
     }
   };
-  sim::ExperimentResult res = sim::run_experiment(cfg, progress);
+  runs::ExperimentResult res = runs::run_experiment(cfg, progress);
   if (tty && !quiet) std::fprintf(stderr, "\n");
 
   const bool seed_scale = b.flows == defaults.flows && b.cpus == defaults.cpus;
   const bool apply_checks = !no_check && (force_check || seed_scale);
   if (!apply_checks) res.checks.clear();
-  sim::print_table(std::cout, res);
+  runs::print_table(std::cout, res);
   if (!apply_checks && !no_check)
     std::cout << "\nShape checks: skipped (not the seed's 12000 flows x 144 CPUs; --check forces them)\n";
 
   if (!json_path.empty()) {
     std::ofstream f(json_path);
-    sim::write_json(f, res);
+    runs::write_json(f, res);
   }
   if (!csv_path.empty()) {
     std::ofstream f(csv_path);
-    sim::write_csv(f, res);
+    runs::write_csv(f, res);
   }
   if (!plot_path.empty()) {
-    if (std::string err = sim::write_plot(plot_path, res); !err.empty())
+    if (std::string err = runs::write_plot(plot_path, res); !err.empty())
       return usage_error("experiment", err);
   }
   return res.shape_ok() ? kExitOk : kExitCheckFailed;

@@ -1,9 +1,9 @@
-// flowsteer replay --pcap FILE: an Ethernet capture through the engine (issue 5).
+// flowsteer replay --pcap FILE: an Ethernet capture through the engine.
 #include <fstream>
 #include <iostream>
 
 #include "cli_common.h"
-#include "flowsteer/sim/replay.h"
+#include "flowsteer/runs/replay.h"
 #ifdef FLOWSTEER_HAVE_VERILATOR
 #include "replay_verilator.h"
 #endif
@@ -15,7 +15,7 @@ int cmd_replay(int argc, char** argv) {
                "(both directions together)",
                "replay"};
   std::string pcap, backend = "model", json_path, hash = "toeplitz-symxor", variant = "patched";
-  sim::ReplayConfig cfg;
+  runs::ReplayConfig cfg;
   uint32_t cpus = 16;
   app.add_option("--pcap", pcap, "capture file (Ethernet link type)")->required();
   app.add_option("--backend", backend, "model (the golden engine model) | verilator")
@@ -49,7 +49,7 @@ int cmd_replay(int argc, char** argv) {
     json.open(json_path);
     if (!json) return usage_error("replay", "cannot write '" + json_path + "'");
   }
-  sim::ReplayResult r;
+  runs::ReplayResult r;
   try {
     if (backend == "verilator") {
 #ifdef FLOWSTEER_HAVE_VERILATOR
@@ -60,10 +60,10 @@ int cmd_replay(int argc, char** argv) {
       for (int i = 1; i < argc; ++i) vo.rerun += std::string(" ") + argv[i];
       if (trace.empty()) vo.rerun += " --trace replay.fst";
       auto eng = sim::make_verilator_replay_engine(cfg, vo);
-      r = sim::replay_pcap(pcap, cfg, *eng);
+      r = runs::replay_pcap(pcap, cfg, *eng);
 #endif
     } else {
-      r = sim::replay_pcap(pcap, cfg);
+      r = runs::replay_pcap(pcap, cfg);
     }
 #ifdef FLOWSTEER_HAVE_VERILATOR
   } catch (const sim::ReplayMismatch& e) {
@@ -73,8 +73,8 @@ int cmd_replay(int argc, char** argv) {
   } catch (const std::exception& e) {
     return usage_error("replay", e.what());
   }
-  sim::print_replay(std::cout, r);
-  if (json) sim::write_replay_json(json, r);
+  runs::print_replay(std::cout, r);
+  if (json) runs::write_replay_json(json, r);
   return kExitOk;
 }
 

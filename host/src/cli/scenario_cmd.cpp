@@ -1,11 +1,11 @@
 // flowsteer scenario FILE [--json-out FILE]: a kernel-level event trace (JSON Lines) through
-// the golden model, one JSON result per event (issue 7, docs/scenario-format.md).
+// the golden model, one JSON result per event (docs/scenario-format.md).
 #include <fstream>
 #include <iostream>
 #include <string>
 
 #include "cli_common.h"
-#include "flowsteer/sim/scenario.h"
+#include "flowsteer/runs/scenario.h"
 
 namespace flowsteer::cli {
 
@@ -34,11 +34,11 @@ int cmd_scenario(int argc, char** argv) {
     out = &outfile;
   }
 
-  sim::ModelBackend backend;
-  sim::ScenarioRunner runner(backend);
+  runs::ModelBackend backend;
+  runs::ScenarioRunner runner(backend);
   try {
     runner.run(*in, *out);
-  } catch (const sim::ScenarioError& e) {
+  } catch (const runs::ScenarioError& e) {
     out->flush();
     return usage_error("scenario", std::string(trace == "-" ? "<stdin>" : trace) + ": " + e.what());
   }

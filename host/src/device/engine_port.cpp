@@ -1,6 +1,7 @@
 // Backends of the engine for the host runtime: model, callback (any bus + packet function),
 // XRT. The Verilator one is in verilator_port.cpp (built only with the RTL harness).
 #include "flowsteer/device/engine_port.h"
+#include "flowsteer/xrt/xrt_bus.h"
 
 #include <utility>
 
@@ -119,7 +120,7 @@ std::unique_ptr<EnginePort> open_callback_port(RegisterBus& bus, FrameFn fn, con
 }
 
 std::unique_ptr<EnginePort> open_xrt_port(const std::string& xclbin_path, unsigned device_index) {
-  return std::make_unique<XrtPort>(open_xrt(xclbin_path, device_index));
+  return std::make_unique<XrtPort>(xrt::open_xrt(xclbin_path, device_index));
 }
 
 }  // namespace flowsteer::device

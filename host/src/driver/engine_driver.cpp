@@ -19,12 +19,12 @@ unsigned log2_ceil(uint64_t v) {  // v <= 2^63
 std::string num(uint64_t v) { return std::to_string(v); }
 }  // namespace
 
-EngineDriver::EngineDriver(device::RegisterBus& bus) : bus_(bus) {
+EngineDriver::EngineDriver(bus::RegisterBus& bus) : bus_(bus) {
   if (r::ID::MAGIC.get(bus_.read32(r::ID::kAddr)) != r::ID::kReset)
-    throw device::DeviceError(bus_.describe() + " is not a flowsteer engine (ID register)");
+    throw bus::DeviceError(bus_.describe() + " is not a flowsteer engine (ID register)");
   uint32_t version = bus_.read32(r::VERSION::kAddr);
   if (r::VERSION::MAJOR.get(version) != r::VERSION::MAJOR.get(r::kMapVersion))
-    throw device::DeviceError(bus_.describe() + ": register map version " +
+    throw bus::DeviceError(bus_.describe() + ": register map version " +
                               std::to_string(r::VERSION::MAJOR.get(version)) + " (driver speaks " +
                               std::to_string(r::VERSION::MAJOR.get(r::kMapVersion)) + ")");
   uint32_t c0 = bus_.read32(r::CAPS0::kAddr), c1 = bus_.read32(r::CAPS1::kAddr);
@@ -45,13 +45,13 @@ uint32_t EngineDriver::wait_done(uint32_t status_addr, uint32_t done_mask, const
     uint32_t s = bus_.read32(status_addr);
     if (s & done_mask) return s;
   }
-  throw device::DeviceError(bus_.describe() + ": " + what + " did not complete");
+  throw bus::DeviceError(bus_.describe() + ": " + what + " did not complete");
 }
 
 void EngineDriver::wait_idle(uint32_t busy_mask, const char* what) {
   for (int i = 0; i < 1000000; ++i)
     if (!(bus_.read32(r::STATUS::kAddr) & busy_mask)) return;
-  throw device::DeviceError(bus_.describe() + ": " + what + " did not complete");
+  throw bus::DeviceError(bus_.describe() + ": " + what + " did not complete");
 }
 
 void EngineDriver::set_ctrl_bit(uint32_t mask, bool on) {

@@ -13,7 +13,7 @@
 namespace flowsteer::engine {
 
 namespace r = flowsteer::regs;
-using device::AxiResp;
+using bus::AxiResp;
 
 struct EngineRegisterFile::Decoded {
   const r::RegInfo* reg = nullptr;

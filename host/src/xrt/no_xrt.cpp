@@ -1,7 +1,10 @@
 // Built when libxrt is absent: the XRT backend says so instead of pretending.
-#include "flowsteer/device/register_bus.h"
+#include "flowsteer/xrt/xrt_bus.h"
 
-namespace flowsteer::device {
+namespace flowsteer::xrt {
+
+using bus::DeviceError;
+using bus::RegisterBus;
 
 bool xrt_available() { return false; }
 
@@ -10,4 +13,4 @@ std::unique_ptr<RegisterBus> open_xrt(const std::string& xclbin_path, unsigned, 
   throw DeviceError("this flowsteer was built without XRT (install libxrt-dev: scripts/setup.sh)");
 }
 
-}  // namespace flowsteer::device
+}  // namespace flowsteer::xrt

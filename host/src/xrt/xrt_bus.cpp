@@ -14,9 +14,13 @@
 #include <iterator>
 #include <vector>
 
-#include "flowsteer/device/register_bus.h"
+#include "flowsteer/xrt/xrt_bus.h"
 
-namespace flowsteer::device {
+namespace flowsteer::xrt {
+
+using bus::AxiResp;
+using bus::DeviceError;
+using bus::RegisterBus;
 namespace {
 
 // The engine's register window inside the kernel's s_axi_control space: offset 0x0000, 64 KiB
@@ -39,7 +43,7 @@ std::string one_line(std::string s) {
 
 class XrtBus : public RegisterBus {
  public:
-  XrtBus(xrt::device dev, xrt::uuid uuid, xrt::ip ip, std::string what)
+  XrtBus(::xrt::device dev, ::xrt::uuid uuid, ::xrt::ip ip, std::string what)
       : dev_(std::move(dev)), uuid_(std::move(uuid)), ip_(std::move(ip)), what_(std::move(what)) {}
   // Offsets outside the window or not word-aligned answer SLVERR without touching the card
   // (the register map decodes only aligned words). XRT does not report the AXI response of an
@@ -68,9 +72,9 @@ class XrtBus : public RegisterBus {
   std::string describe() const override { return what_; }
 
  private:
-  xrt::device dev_;
-  xrt::uuid uuid_;
-  xrt::ip ip_;
+  ::xrt::device dev_;
+  ::xrt::uuid uuid_;
+  ::xrt::ip ip_;
   std::string what_;
 
   static bool in_window(uint32_t offset) { return offset % 4 == 0 && offset < kEngineWindowSize; }
@@ -79,13 +83,13 @@ class XrtBus : public RegisterBus {
 // The compute unit of `kernel_name` that the bus opens, checked against what the wrapper is:
 // free-running (not XRT-managed) and with a control range that holds the engine window.
 // Returns the CU name xrt::ip needs ("kernel:instance").
-std::string engine_cu(const xrt::xclbin& xclbin, const std::string& path, const std::string& kernel_name) {
-  xrt::xclbin::kernel kernel = xclbin.get_kernel(kernel_name);
-  const std::vector<xrt::xclbin::ip> cus = kernel ? kernel.get_cus() : std::vector<xrt::xclbin::ip>{};
+std::string engine_cu(const ::xrt::xclbin& xclbin, const std::string& path, const std::string& kernel_name) {
+  ::xrt::xclbin::kernel kernel = xclbin.get_kernel(kernel_name);
+  const std::vector<::xrt::xclbin::ip> cus = kernel ? kernel.get_cus() : std::vector<::xrt::xclbin::ip>{};
   if (cus.empty()) throw DeviceError("xclbin '" + path + "' has no compute unit of kernel '" + kernel_name + "'");
-  const xrt::xclbin::ip& cu = cus.front();
+  const ::xrt::xclbin::ip& cu = cus.front();
   const auto ctl = cu.get_control_type();
-  if (ctl == xrt::xclbin::ip::control_type::hs || ctl == xrt::xclbin::ip::control_type::chain)
+  if (ctl == ::xrt::xclbin::ip::control_type::hs || ctl == ::xrt::xclbin::ip::control_type::chain)
     throw DeviceError("kernel '" + kernel_name + "' in xclbin '" + path +
                       "' is XRT-managed (ap_ctrl_hs/chain); the flowsteer kernel is free-running "
                       "(ap_ctrl_none, hw/alveo/kernel.xml)");
@@ -128,9 +132,9 @@ std::unique_ptr<RegisterBus> open_xrt(const std::string& xclbin_path, unsigned d
                                       const std::string& kernel_name) {
   check_xclbin_file(xclbin_path);
   check_xclbin_layout(xclbin_path);
-  xrt::xclbin xclbin;
+  ::xrt::xclbin xclbin;
   try {
-    xclbin = xrt::xclbin(xclbin_path);
+    xclbin = ::xrt::xclbin(xclbin_path);
   } catch (const std::exception& e) {
     throw DeviceError("cannot parse xclbin '" + xclbin_path + "': " + e.what());
   }
@@ -138,16 +142,16 @@ std::unique_ptr<RegisterBus> open_xrt(const std::string& xclbin_path, unsigned d
   for (const auto& k : xclbin.get_kernels()) has_kernel |= k.get_name() == kernel_name;
   if (!has_kernel) throw DeviceError("xclbin '" + xclbin_path + "' has no kernel '" + kernel_name + "'");
   const std::string cu_name = engine_cu(xclbin, xclbin_path, kernel_name);
-  xrt::device dev;
+  ::xrt::device dev;
   try {
-    dev = xrt::device(device_index);
+    dev = ::xrt::device(device_index);
   } catch (const std::exception& e) {
     throw DeviceError("no Alveo card " + std::to_string(device_index) + " (XRT: " + e.what() + ")");
   }
   try {
-    xrt::uuid uuid = dev.load_xclbin(xclbin);
+    ::xrt::uuid uuid = dev.load_xclbin(xclbin);
     // xrt::ip finds an IP by its full name ("flowsteer:flowsteer_1"), not by the kernel name
-    xrt::ip ip(dev, uuid, cu_name);
+    ::xrt::ip ip(dev, uuid, cu_name);
     return std::make_unique<XrtBus>(dev, uuid, ip, "xrt device " + std::to_string(device_index) + " kernel " +
                                                        kernel_name + " (" + cu_name + ")");
   } catch (const std::exception& e) {
@@ -156,4 +160,4 @@ std::unique_ptr<RegisterBus> open_xrt(const std::string& xclbin_path, unsigned d
   }
 }
 
-}  // namespace flowsteer::device
+}  // namespace flowsteer::xrt

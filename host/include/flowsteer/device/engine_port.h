@@ -2,7 +2,8 @@
 // plus, where the backend has one, the frame/record stream. Backends: the golden model
 // (EngineRegisterFile + packet()), the simulated RTL (sim/verilator EngineSim, built only
 // with FLOWSTEER_WITH_RTL), an Alveo card through XRT (registers only: its traffic comes
-// from the network).
+// from the network). The simulated RTL's port lives with its harness
+// (sim/verilator/verilator_port.h), one floor up.
 //
 // Total order (docs/engine-top.md): every register access through bus() first waits until
 // every frame sent before it has produced its record. So frames sent before a register
@@ -17,11 +18,15 @@
 #include <string>
 #include <vector>
 
-#include "flowsteer/device/register_bus.h"
+#include "flowsteer/bus/register_bus.h"
 #include "flowsteer/engine/engine_model.h"
 #include "flowsteer/engine/engine_regs.h"
 
 namespace flowsteer::device {
+
+using bus::AxiResp;
+using bus::DeviceError;
+using bus::RegisterBus;
 
 // The frame stream: frames enter in the order sent, each produces one record, records
 // come back in that order.
@@ -81,22 +86,5 @@ std::unique_ptr<EnginePort> open_xrt_port(const std::string& xclbin_path, unsign
 // function gives a port without a stream (registers only).
 using FrameFn = std::function<bool(const uint8_t* frame, size_t len, engine::OutputRecord* rec)>;
 std::unique_ptr<EnginePort> open_callback_port(RegisterBus& bus, FrameFn fn, const char* kind);
-
-// The simulated RTL (sim/verilator EngineSim). Only linked when flowsteer was built with
-// the Verilator harness (compile definition FLOWSTEER_HAVE_VERILATOR, target
-// fs_device_verilator in host/verilator_backend.cmake).
-struct VerilatorPortOptions {
-  bool small_build = false;   // EngineBuild::kSmall instead of kStandard
-  uint64_t seed = 1;          // idle gaps and back-pressure
-  double frame_gap = 0.0;     // probability of an idle clock before a frame beat
-  double rec_ready = 1.0;     // probability the record sink is ready in a clock
-  std::string trace_path;     // FST trace; empty = none
-  uint64_t max_wait_clocks = 10'000'000;  // a transaction or drain longer than this throws
-};
-#if defined(FLOWSTEER_HAVE_VERILATOR)
-std::unique_ptr<EnginePort> open_verilator_port(const VerilatorPortOptions& opt = VerilatorPortOptions{});
-// The implemented sizes of a build, for a model configured like it.
-engine::EngineCaps verilator_caps(bool small_build = false);
-#endif
 
 }  // namespace flowsteer::device

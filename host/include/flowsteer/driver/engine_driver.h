@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "flowsteer/device/register_bus.h"
+#include "flowsteer/bus/register_bus.h"
 #include "flowsteer/driver/engine_runtime.h"
 #include "flowsteer/hash/hash.h"
 #include "flowsteer/kernel/rps.h"
@@ -54,7 +54,7 @@ class KnobError : public std::invalid_argument {
 class EngineDriver : public EngineControl {
  public:
   // Checks ID/VERSION and reads CAPS; DeviceError if this is not a flowsteer engine.
-  explicit EngineDriver(device::RegisterBus& bus);
+  explicit EngineDriver(bus::RegisterBus& bus);
 
   // Programs everything in EngineSetup and enables the engine. Every value is checked
   // before anything is written: KnobError (or std::invalid_argument for a non-knob value)
@@ -120,7 +120,7 @@ class EngineDriver : public EngineControl {
   uint32_t known_head(uint32_t cpu);
   void write_sock_cfg(uint64_t size, unsigned log2);
 
-  device::RegisterBus& bus_;
+  bus::RegisterBus& bus_;
   EngineCapsRead caps_{};
   uint32_t nr_cpu_ids_ = 0, num_rx_queues_ = 0;
   uint32_t rps_cpu_mask_ = 0;

@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "flowsteer/device/register_bus.h"
+#include "flowsteer/bus/register_bus.h"
 #include "flowsteer/engine/engine_model.h"
 
 namespace flowsteer::engine {
@@ -19,12 +19,12 @@ struct EngineCaps {
   unsigned sock_log2 = 16, evt_log2 = 9, rps_pool_log2 = 12;
 };
 
-class EngineRegisterFile : public device::RegisterBus {
+class EngineRegisterFile : public bus::RegisterBus {
  public:
   explicit EngineRegisterFile(const EngineCaps& caps = EngineCaps{});
 
-  device::AxiResp read(uint32_t offset, uint32_t& value) override;
-  device::AxiResp write(uint32_t offset, uint32_t value, uint8_t strb = 0xF) override;
+  bus::AxiResp read(uint32_t offset, uint32_t& value) override;
+  bus::AxiResp write(uint32_t offset, uint32_t value, uint8_t strb = 0xF) override;
   std::string describe() const override { return "model engine"; }
 
   // The frame stream: nullopt while CTRL.ENABLE is 0 (the RTL holds tready low).

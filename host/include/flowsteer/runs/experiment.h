@@ -1,5 +1,5 @@
 // The seed experiment (spec 7.9): original vs patched across rps_flow_cnt sizes,
-// the published numbers beside ours, and the shape checks of issue 3.
+// the published numbers beside ours, and the shape checks of the published table.
 #pragma once
 
 #include <cstdint>
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "flowsteer/sim/system_sim.h"
+#include "flowsteer/system/system_sim.h"
 
-namespace flowsteer::sim {
+namespace flowsteer::runs {
 
 // One row of spec 7.9.1's table (8-minute runs on E810, 144 CPUs, 12K flows).
 struct SeedRow {
@@ -28,7 +28,7 @@ struct RunKind {
 };
 
 struct ExperimentConfig {
-  SystemConfig base;                       // rps_flow_cnt, variant and engine are set per run
+  system::SystemConfig base;                       // rps_flow_cnt, variant and engine are set per run
   std::vector<uint32_t> sizes = {256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
   std::vector<RunKind> kinds = {{kernel::Variant::kOriginal, false},
                                 {kernel::Variant::kPatched, false},
@@ -44,16 +44,16 @@ struct ShapeCheck {
 
 struct ExperimentResult {
   ExperimentConfig cfg;
-  std::vector<SystemResult> runs;          // sizes x kinds, in that order
+  std::vector<system::SystemResult> runs;          // sizes x kinds, in that order
   std::vector<ShapeCheck> checks;
-  const SystemResult* find(uint32_t size, kernel::Variant v, bool engine = false) const;
+  const system::SystemResult* find(uint32_t size, kernel::Variant v, bool engine = false) const;
   bool shape_ok() const;
 };
 
 // Runs the matrix on a thread pool; progress(done_packets, total_packets_estimate).
 ExperimentResult run_experiment(const ExperimentConfig& cfg,
                                 const std::function<void(uint64_t, uint64_t)>& progress = nullptr);
-// Cell-by-cell agreement with the published table (issue 16): of the counters run
+// Cell-by-cell agreement with the published table: of the counters run
 // (Add, Del, Steer-C, Steer-L x original/patched x the seed's sizes), how many lie within
 // [published / factor, published x factor].
 struct CellAgreement {
@@ -63,7 +63,7 @@ struct CellAgreement {
 CellAgreement cells_within(const ExperimentResult& r, double factor);
 double seed_value(const SeedRow& sr, kernel::Variant v, uint64_t driver::ArfsCounters::*f);
 
-// The shape of issue 3, on projected counts, for whatever sizes/variants were run.
+// The shape of the published table, on projected counts, for whatever sizes/variants were run.
 std::vector<ShapeCheck> check_shape(const ExperimentResult& r);
 
 void print_table(std::ostream& os, const ExperimentResult& r);
@@ -72,4 +72,4 @@ void write_csv(std::ostream& os, const ExperimentResult& r);
 // PNG through gnuplot; returns an empty string or what went wrong.
 std::string write_plot(const std::string& png_path, const ExperimentResult& r);
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::runs

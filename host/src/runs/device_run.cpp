@@ -1,4 +1,4 @@
-#include "flowsteer/sim/device_run.h"
+#include "flowsteer/runs/device_run.h"
 
 #include <algorithm>
 #include <cctype>
@@ -15,9 +15,9 @@
 #include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/nic/frame.h"
 #include "flowsteer/nic/parser.h"
-#include "flowsteer/sim/replay.h"
+#include "flowsteer/runs/replay.h"
 
-namespace flowsteer::sim {
+namespace flowsteer::runs {
 
 namespace r = flowsteer::regs;
 
@@ -129,7 +129,7 @@ class PcapTraffic : public Traffic {
 
 DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& setup, const DeviceWorkload& w) {
   const auto t0 = std::chrono::steady_clock::now();
-  device::RegisterBus& bus = port.bus();
+  bus::RegisterBus& bus = port.bus();
   device::FramePort* fp = port.frames();
   std::unique_ptr<Traffic> traffic;  // read before touching the engine: a bad file changes nothing
   if (fp) {
@@ -185,7 +185,7 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
         }
         fp->drain(recs);
         if (recs.size() != batch.size())
-          throw device::DeviceError(rep.backend + ": " + std::to_string(recs.size()) + " records for " +
+          throw bus::DeviceError(rep.backend + ": " + std::to_string(recs.size()) + " records for " +
                                     std::to_string(batch.size()) + " frames");
         rep.frames += batch.size();
         for (size_t i = 0; i < batch.size(); ++i) {
@@ -241,7 +241,7 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
   return rep;
 }
 
-DeviceReport run_device(device::RegisterBus& bus, const driver::EngineSetup& setup, const DeviceWorkload& w,
+DeviceReport run_device(bus::RegisterBus& bus, const driver::EngineSetup& setup, const DeviceWorkload& w,
                         const FrameSink& frames) {
   auto port = device::open_callback_port(bus, frames, frames ? "callback" : "registers");
   return run_device(*port, setup, w);
@@ -321,4 +321,4 @@ void write_device_json(std::ostream& os, const DeviceReport& r) {
   os << j.dump(2) << "\n";
 }
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::runs

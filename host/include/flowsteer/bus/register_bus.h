@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace flowsteer::device {
+namespace flowsteer::bus {
 
 // A backend that cannot be opened or used: the message is one line for the user.
 class DeviceError : public std::runtime_error {
@@ -31,14 +31,4 @@ class RegisterBus {
   void write32(uint32_t offset, uint32_t value);
 };
 
-// Checks that `path` is a readable xclbin (magic "xclbin2"); throws DeviceError otherwise.
-void check_xclbin_file(const std::string& path);
-
-// Opens card `device_index`, loads the xclbin and returns the register window of the
-// engine kernel `kernel_name` (xrt::ip). Throws DeviceError with one line on any failure
-// (XRT missing at run time, no card, bad xclbin, kernel not in it). Built only with XRT.
-std::unique_ptr<RegisterBus> open_xrt(const std::string& xclbin_path, unsigned device_index = 0,
-                                      const std::string& kernel_name = "flowsteer");
-bool xrt_available();  // false when flowsteer was built without libxrt
-
-}  // namespace flowsteer::device
+}  // namespace flowsteer::bus

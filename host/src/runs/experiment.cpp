@@ -1,4 +1,4 @@
-#include "flowsteer/sim/experiment.h"
+#include "flowsteer/runs/experiment.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,7 +13,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace flowsteer::sim {
+namespace flowsteer::runs {
 
 using kernel::Variant;
 using C = driver::ArfsCounters;
@@ -39,7 +39,7 @@ const SeedRow* seed_row(uint32_t size) {
   return nullptr;
 }
 
-const SystemResult* ExperimentResult::find(uint32_t size, Variant v, bool engine) const {
+const system::SystemResult* ExperimentResult::find(uint32_t size, Variant v, bool engine) const {
   for (const auto& r : runs)
     if (r.cfg.rps_flow_cnt == size && r.cfg.variant == v && r.cfg.engine == engine) return &r;
   return nullptr;
@@ -63,7 +63,7 @@ CellAgreement cells_within(const ExperimentResult& r, double factor) {
     const SeedRow* sr = seed_row(s);
     if (!sr) continue;
     for (Variant v : {Variant::kOriginal, Variant::kPatched}) {
-      const SystemResult* x = r.find(s, v);
+      const system::SystemResult* x = r.find(s, v);
       if (!x) continue;
       for (auto f : {&C::add, &C::del, &C::steer_c, &C::steer_l}) {
         double ours = x->projected(f), pub = seed_value(*sr, v, f);
@@ -79,17 +79,17 @@ ExperimentResult run_experiment(const ExperimentConfig& cfg,
                                 const std::function<void(uint64_t, uint64_t)>& progress) {
   ExperimentResult res;
   res.cfg = cfg;
-  std::vector<SystemConfig> jobs;
+  std::vector<system::SystemConfig> jobs;
   for (uint32_t s : cfg.sizes)
     for (RunKind k : cfg.kinds) {
-      SystemConfig c = cfg.base;
+      system::SystemConfig c = cfg.base;
       c.rps_flow_cnt = s;
       c.variant = k.variant;
       c.engine = k.engine;
       jobs.push_back(c);
     }
   for (const auto& j : jobs)
-    if (std::string err = validate(j); !err.empty()) throw std::invalid_argument(err);
+    if (std::string err = system::validate(j); !err.empty()) throw std::invalid_argument(err);
   res.runs.resize(jobs.size());
   const uint64_t per_run =
       uint64_t(double(cfg.base.flows) * cfg.base.duration_s * 1e6 / cfg.base.pkt_interval_us);
@@ -110,7 +110,7 @@ ExperimentResult run_experiment(const ExperimentConfig& cfg,
   n = std::min<unsigned>(n, unsigned(jobs.size()));
   auto worker = [&] {
     for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
-      res.runs[i] = run_system(jobs[i], [&, i](uint64_t pk) {
+      res.runs[i] = system::run_system(jobs[i], [&, i](uint64_t pk) {
         done[i] = pk;
         report();
       });
@@ -144,11 +144,11 @@ std::string ratio(double a, double b) {
 
 std::vector<ShapeCheck> check_shape(const ExperimentResult& r) {
   std::vector<ShapeCheck> out;
-  auto P = [](const SystemResult* s, uint64_t C::*f) { return s ? s->projected(f) : 0.0; };
+  auto P = [](const system::SystemResult* s, uint64_t C::*f) { return s ? s->projected(f) : 0.0; };
   const double flows = r.cfg.base.flows;
   for (uint32_t s : r.cfg.sizes) {
-    const SystemResult* o = r.find(s, Variant::kOriginal);
-    const SystemResult* p = r.find(s, Variant::kPatched);
+    const system::SystemResult* o = r.find(s, Variant::kOriginal);
+    const system::SystemResult* p = r.find(s, Variant::kPatched);
     std::string at = " at rps_flow_cnt " + std::to_string(s);
     if (p && s >= 512) {
       double a = P(p, &C::add);
@@ -165,14 +165,14 @@ std::vector<ShapeCheck> check_shape(const ExperimentResult& r) {
       out.push_back({"original Steer-C >= 10 x patched Steer-C" + at, co >= 10 * cp,
                      human(co) + " vs " + human(cp) + " (" + ratio(co, cp) + "x)"});
     }
-    for (const SystemResult* x : {o, p, r.find(s, Variant::kPatched, true)}) {
+    for (const system::SystemResult* x : {o, p, r.find(s, Variant::kPatched, true)}) {
       if (!x) continue;
       double a = P(x, &C::add), d = P(x, &C::del);
-      out.push_back({"Del <= Add (" + config_name(x->cfg) + ")" + at,
+      out.push_back({"Del <= Add (" + system::config_name(x->cfg) + ")" + at,
                      d <= a, human(d) + " <= " + human(a)});
     }
     if (o && s > 2048) {
-      const SystemResult* prev = r.find(s / 2, Variant::kOriginal);
+      const system::SystemResult* prev = r.find(s / 2, Variant::kOriginal);
       if (prev) {
         double a = P(o, &C::add), b = P(prev, &C::add);
         out.push_back({"original Add falls: " + std::to_string(s) + " <= 0.75 x " + std::to_string(s / 2),
@@ -184,7 +184,7 @@ std::vector<ShapeCheck> check_shape(const ExperimentResult& r) {
 }
 
 void print_table(std::ostream& os, const ExperimentResult& r) {
-  const SystemConfig& b = r.cfg.base;
+  const system::SystemConfig& b = r.cfg.base;
   os << "flowsteer experiment: " << b.flows << " flows, " << b.cpus << " CPUs = RX queues, seed "
      << b.seed << "; simulated per run: flows start over " << b.start_spread_s << " s, traffic to "
      << b.duration_s << " s (warm-up " << b.warmup_s << " s), each flow ends " << b.duration_s
@@ -198,7 +198,7 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
   std::ostringstream hdr;
   hdr << std::left << std::setw(14) << "rps_flow_cnt" << " |" << std::right;
   const bool with_engine = std::any_of(r.runs.begin(), r.runs.end(),
-                                       [](const SystemResult& x) { return x.cfg.engine; });
+                                       [](const system::SystemResult& x) { return x.cfg.engine; });
   for (const char* h : {"Add orig", "Del orig", "Steer-C orig", "Steer-L orig", "Add new", "Del new",
                         "Steer-C new", "Steer-L new"})
     cell(hdr, h, 12);
@@ -206,15 +206,15 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
     for (const char* h : {"Add engine", "Del engine", "Steer-C eng"}) cell(hdr, h, 12);
   os << hdr.str() << "\n" << std::string(hdr.str().size(), '-') << "\n";
   for (uint32_t s : r.cfg.sizes) {
-    const SystemResult* o = r.find(s, Variant::kOriginal);
-    const SystemResult* p = r.find(s, Variant::kPatched);
+    const system::SystemResult* o = r.find(s, Variant::kOriginal);
+    const system::SystemResult* p = r.find(s, Variant::kPatched);
     std::ostringstream ours;
     ours << std::left << std::setw(14) << s << " |" << std::right;
-    for (const SystemResult* x : {o, p})
+    for (const system::SystemResult* x : {o, p})
       for (auto f : {&C::add, &C::del, &C::steer_c, &C::steer_l})
         cell(ours, x ? human(x->projected(f)) : "-", 12);
     if (with_engine) {
-      const SystemResult* e = r.find(s, Variant::kPatched, true);
+      const system::SystemResult* e = r.find(s, Variant::kPatched, true);
       for (auto f : {&C::add, &C::del, &C::steer_c}) cell(ours, e ? human(e->projected(f)) : "-", 12);
     }
     os << ours.str() << "\n";
@@ -228,7 +228,7 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
       std::ostringstream rat;
       rat << std::left << std::setw(14) << "  ours/seed" << " |" << std::right;
       for (int vi = 0; vi < 2; ++vi) {
-        const SystemResult* x = vi == 0 ? o : p;
+        const system::SystemResult* x = vi == 0 ? o : p;
         const Variant v = vi == 0 ? Variant::kOriginal : Variant::kPatched;
         for (auto f : {&C::add, &C::del, &C::steer_c, &C::steer_l}) {
           if (!x) {
@@ -266,7 +266,7 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
     double n = sh.packets ? double(sh.packets) : 1.0;
     char line[256];
     std::snprintf(line, sizeof line, "%-14u%-16s%10.2f%8.1f%8.1f%9.1f%8.1f%10llu%9llu%11s%9.2f\n",
-                  x.cfg.rps_flow_cnt, config_name(x.cfg).c_str(),
+                  x.cfg.rps_flow_cnt, system::config_name(x.cfg).c_str(),
                   x.projected(&C::add) / x.cfg.flows, 100.0 * sh.hw_steered / n,
                   100.0 * sh.sw_steered / n, 100.0 * sh.rss_local / n, 100.0 * sh.not_steered / n,
                   (unsigned long long)x.service_runs, (unsigned long long)x.driver_errors,
@@ -275,7 +275,7 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
     os << line;
   }
   if (!r.checks.empty()) {
-    os << "\nShape checks (issue 3):\n";
+    os << "\nShape checks (the published table's shape):\n";
     for (const auto& c : r.checks)
       os << "  [" << (c.pass ? "ok" : "FAIL") << "] " << c.name << ": " << c.detail << "\n";
   }
@@ -285,14 +285,14 @@ static nlohmann::json counters_json(const C& c) {
   return {{"add", c.add}, {"del", c.del}, {"steer_c", c.steer_c}, {"steer_l", c.steer_l}};
 }
 
-static nlohmann::json paths_json(const SystemResult& x) {
+static nlohmann::json paths_json(const system::SystemResult& x) {
   nlohmann::json j;
   for (int i = 0; i < kernel::kSetRpsCpuPathCount; ++i)
     j[kernel::path_name(static_cast<kernel::SetRpsCpuPath>(i))] = x.paths[size_t(i)];
   return j;
 }
 
-static nlohmann::json gates_json(const SystemResult& x) {
+static nlohmann::json gates_json(const system::SystemResult& x) {
   nlohmann::json j;
   for (int i = 0; i < kernel::kGateRowCount; ++i)
     j[kernel::gate_row_name(static_cast<kernel::GateRow>(i))] = x.gate_rows[size_t(i)];
@@ -301,7 +301,7 @@ static nlohmann::json gates_json(const SystemResult& x) {
 
 void write_json(std::ostream& os, const ExperimentResult& r) {
   using nlohmann::json;
-  const SystemConfig& b = r.cfg.base;
+  const system::SystemConfig& b = r.cfg.base;
   json j;
   j["config"] = {{"flows", b.flows},
                  {"cpus", b.cpus},
@@ -329,7 +329,7 @@ void write_json(std::ostream& os, const ExperimentResult& r) {
   j["runs"] = json::array();
   for (const auto& x : r.runs) {
     json run = {{"rps_flow_cnt", x.cfg.rps_flow_cnt},
-                {"configuration", config_name(x.cfg)},
+                {"configuration", system::config_name(x.cfg)},
                 {"variant", kernel::variant_name(x.cfg.variant)},
                 {"engine", x.cfg.engine},
                 {"at_warmup", counters_json(x.at_warmup)},
@@ -382,7 +382,7 @@ void write_csv(std::ostream& os, const ExperimentResult& r) {
   for (const auto& x : r.runs) {
     const SeedRow* sr = seed_row(x.cfg.rps_flow_cnt);
     bool o = x.cfg.variant == Variant::kOriginal;
-    os << x.cfg.rps_flow_cnt << ',' << config_name(x.cfg);
+    os << x.cfg.rps_flow_cnt << ',' << system::config_name(x.cfg);
     for (auto f : {&C::add, &C::del, &C::steer_c, &C::steer_l}) os << ',' << std::llround(x.projected(f));
     for (auto f : {&C::add, &C::del, &C::steer_c, &C::steer_l}) os << ',' << x.at_end.*f;
     if (sr && !x.cfg.engine) {
@@ -409,10 +409,10 @@ std::string write_plot(const std::string& png_path, const ExperimentResult& r) {
     d << "# size add_orig add_new steerc_orig steerc_new seed_add_orig seed_add_new seed_steerc_orig "
          "seed_steerc_new add_engine\n";
     for (uint32_t s : r.cfg.sizes) {
-      const SystemResult* o = r.find(s, Variant::kOriginal);
-      const SystemResult* p = r.find(s, Variant::kPatched);
+      const system::SystemResult* o = r.find(s, Variant::kOriginal);
+      const system::SystemResult* p = r.find(s, Variant::kPatched);
       const SeedRow* sr = seed_row(s);
-      auto v = [](const SystemResult* x, uint64_t C::*f) {
+      auto v = [](const system::SystemResult* x, uint64_t C::*f) {
         return x ? std::to_string(x->projected(f)) : std::string("NaN");
       };
       d << s << ' ' << v(o, &C::add) << ' ' << v(p, &C::add) << ' ' << v(o, &C::steer_c) << ' '
@@ -450,4 +450,4 @@ std::string write_plot(const std::string& png_path, const ExperimentResult& r) {
   return {};
 }
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::runs

@@ -1,4 +1,4 @@
-#include "flowsteer/sim/replay.h"
+#include "flowsteer/runs/replay.h"
 
 #include <pcap/pcap.h>
 
@@ -10,7 +10,7 @@
 
 #include "flowsteer/driver/engine_runtime.h"
 
-namespace flowsteer::sim {
+namespace flowsteer::runs {
 
 FlowTuple connection_key(const FlowTuple& t) {
   // Endpoints (address, port) in lexicographic order, pairs kept together. (The kernel's
@@ -233,4 +233,4 @@ void write_replay_json(std::ostream& os, const ReplayResult& r) {
   os << j.dump(2) << "\n";
 }
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::runs

@@ -6,7 +6,7 @@
 // input_queue_head add, spec 5 HEAD-BATCH). A service-task run takes virtual time (walk and
 // filter writes, on a CPU shared with traffic) and holds ICE_SERVICE_SCHED meanwhile
 // (spec 7.3, 7.7); see docs/model-notes.md.
-#include "flowsteer/sim/system_sim.h"
+#include "flowsteer/system/system_sim.h"
 
 #include <algorithm>
 #include <chrono>
@@ -25,7 +25,7 @@
 #include "flowsteer/nic/filter_table.h"
 #include "flowsteer/nic/rss.h"
 
-namespace flowsteer::sim {
+namespace flowsteer::system {
 namespace {
 
 struct Flow {
@@ -111,7 +111,7 @@ std::vector<Flow> make_flows(const SystemConfig& cfg, std::mt19937_64& rng, cons
   std::unordered_set<FlowTuple, FlowTupleHash> seen;
   std::uniform_int_distribution<uint32_t> u32;
   std::bernoulli_distribution is_udp(cfg.udp_share);
-  // Each flow keeps one gap, drawn from [gap/2, 3gap/2] (issue 3): on the 1 ms grid of the
+  // Each flow keeps one gap, drawn from [gap/2, 3gap/2]: on the 1 ms grid of the
   // tick when the mean is 2 ms or more, else in microseconds. (With continuous periods,
   // sock-table index collisions of near-equal pairs alternate for long stretches and churn
   // in the patched code; see docs/model-notes.md.)
@@ -327,7 +327,7 @@ class EnginePlane : public SteeringPlane {
     rt_.set_schedule_hook([this] { svc_.schedule(now_); });
   }
   kernel::Kernel& kern() override { return const_cast<kernel::Kernel&>(eng_.kernel()); }
-  // The host runtime's sync is not costed: runs are instant, as before issue 16.
+  // The host runtime's sync is not costed: its runs are instant.
   void tick(uint64_t now, double) override {
     now_ = now;
     rt_.take_events(now / 1000);  // the host reads the event FIFO (its interrupt/poll)
@@ -395,6 +395,10 @@ double SystemResult::rate_per_s(uint64_t driver::ArfsCounters::*field) const {
 }
 
 double SystemResult::projected(uint64_t driver::ArfsCounters::*field) const {
+  using C = driver::ArfsCounters;
+  // Entries are deleted only after they were built: Del is Add minus the entries still
+  // live when the client reads, taken to be those live at the end of the simulated run.
+  if (field == &C::del) return projected(&C::add) - (double(at_end.add) - double(at_end.del));
   return double(at_warmup.*field) + rate_per_s(field) * (cfg.projection_s - cfg.warmup_s) +
          double(at_end.*field - at_steady_end.*field);
 }
@@ -510,4 +514,4 @@ SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64
   return res;
 }
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::system

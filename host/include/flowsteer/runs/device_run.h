@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "flowsteer/device/engine_port.h"
-#include "flowsteer/device/register_bus.h"
+#include "flowsteer/bus/register_bus.h"
 #include "flowsteer/driver/engine_driver.h"
 #include "flowsteer/engine/engine_model.h"
 
-namespace flowsteer::sim {
+namespace flowsteer::runs {
 
 struct DeviceWorkload {
   uint32_t flows = 1000;          // synthetic flows (backends with a frame port)
@@ -71,13 +71,13 @@ struct DeviceReport {
 // of their millisecond on every backend (engine_port.h), so model and simulated RTL see
 // the same total order. Without one (a card): the runtime keeps the filters of live
 // traffic for duration_s of wall time. Throws driver::KnobError / std::invalid_argument for
-// a bad setup, std::runtime_error for an unreadable pcap, device::DeviceError.
+// a bad setup, std::runtime_error for an unreadable pcap, bus::DeviceError.
 DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& setup, const DeviceWorkload& w);
 
 // The same over a bus and a per-frame function (nullptr: no frame port).
 // The sink returns false when the engine did not take the frame, else fills its record.
 using FrameSink = std::function<bool(const uint8_t*, size_t, engine::OutputRecord* rec)>;
-DeviceReport run_device(device::RegisterBus& bus, const driver::EngineSetup& setup,
+DeviceReport run_device(bus::RegisterBus& bus, const driver::EngineSetup& setup,
                         const DeviceWorkload& w, const FrameSink& frames);
 
 // CNT_* name of a counter index ("PKTS", "PARSE_IPV4_TCP", "CNT13").
@@ -85,4 +85,4 @@ std::string counter_name(uint32_t index);
 void print_device_report(std::ostream& os, const DeviceReport& r);
 void write_device_json(std::ostream& os, const DeviceReport& r);
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::runs

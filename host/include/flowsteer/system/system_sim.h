@@ -11,7 +11,7 @@
 #include "flowsteer/driver/ice_arfs.h"
 #include "flowsteer/kernel/kernel.h"
 
-namespace flowsteer::sim {
+namespace flowsteer::system {
 
 struct SystemConfig {
   uint32_t cpus = 144;                 // = RX queues, IRQs 1:1 (cpu_rmap near[c] = c)
@@ -76,7 +76,8 @@ struct SystemResult {
   double wall_s = 0.0;
 
   // Count at warm-up, plus the steady-state rate after it over the rest of projection_s, plus
-  // what the flows' end and the teardown added (issue 16).
+  // what the flows' end and the teardown added. Del: projected Add minus the
+  // entries live at the read (so Del <= Add, as in ice).
   double projected(uint64_t driver::ArfsCounters::*field) const;
   double rate_per_s(uint64_t driver::ArfsCounters::*field) const;
 };
@@ -92,4 +93,4 @@ std::string config_name(const SystemConfig& c);
 // Checks a config before a run; returns an empty string or what is wrong.
 std::string validate(const SystemConfig& cfg);
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::system

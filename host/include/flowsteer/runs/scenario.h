@@ -1,4 +1,4 @@
-// Scenario traces (issue 7, docs/scenario-format.md): a kernel-level event trace in JSON
+// Scenario traces (docs/scenario-format.md): a kernel-level event trace in JSON
 // Lines, replayed one event at a time through a backend. The event loop lives here once
 // (ScenarioRunner); what executes the events is a ScenarioBackend. ModelBackend is the golden
 // model (kernel plane + ice mirror, spec 1-5 and 7); the engine's golden model and the RTL
@@ -20,7 +20,7 @@
 #include "flowsteer/kernel/kernel.h"
 #include "flowsteer/tuple.h"
 
-namespace flowsteer::sim {
+namespace flowsteer::runs {
 
 // A bad value in one event. `field` is the JSON path of the culprit ("rps_flow_cnt[2]",
 // "flow.src", "op"); empty when the line as a whole is wrong (not JSON, not an object).
@@ -211,4 +211,4 @@ nlohmann::ordered_json packet_json(const kernel::RxDecision& d);
 nlohmann::ordered_json sync_json(const driver::SyncResult& r);
 nlohmann::ordered_json dump_json(const DumpState& s);
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::runs

@@ -1,19 +1,9 @@
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 
-#include "flowsteer/device/register_bus.h"
+#include "flowsteer/bus/register_bus.h"
 
-namespace flowsteer::device {
-
-void check_xclbin_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw DeviceError("cannot read xclbin '" + path + "'");
-  char magic[8] = {0};
-  f.read(magic, sizeof magic);
-  if (f.gcount() != sizeof magic || std::memcmp(magic, "xclbin2", 8) != 0)
-    throw DeviceError("'" + path + "' is not an xclbin (no xclbin2 magic)");
-}
+namespace flowsteer::bus {
 
 namespace {
 std::string hex(uint32_t v) {
@@ -35,4 +25,4 @@ void RegisterBus::write32(uint32_t offset, uint32_t value) {
     throw DeviceError(describe() + ": SLVERR writing register " + hex(offset));
 }
 
-}  // namespace flowsteer::device
+}  // namespace flowsteer::bus

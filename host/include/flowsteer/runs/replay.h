@@ -13,7 +13,7 @@
 
 #include "flowsteer/engine/engine_model.h"
 
-namespace flowsteer::sim {
+namespace flowsteer::runs {
 
 struct ReplayConfig {
   engine::EngineParams params;     // cpus, queues, LUT, filter table, variant
@@ -85,4 +85,4 @@ ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg, Repla
 void print_replay(std::ostream& os, const ReplayResult& r);
 void write_replay_json(std::ostream& os, const ReplayResult& r);
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::runs

@@ -1,7 +1,7 @@
-// Scenario traces (issue 7; format in docs/scenario-format.md). Parsing and the event loop
+// Scenario traces (format in docs/scenario-format.md). Parsing and the event loop
 // are here once; ModelBackend maps events onto the kernel plane (spec 1-5) and the ice
 // mirror (spec 7).
-#include "flowsteer/sim/scenario.h"
+#include "flowsteer/runs/scenario.h"
 
 #include <cctype>
 #include <cerrno>
@@ -10,7 +10,7 @@
 #include <ostream>
 #include <set>
 
-namespace flowsteer::sim {
+namespace flowsteer::runs {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
@@ -576,4 +576,4 @@ void ScenarioRunner::run(std::istream& in, std::ostream& out) {
   }
 }
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::runs
