@@ -61,7 +61,6 @@ done
 # Each mechanism of the service-task, flow-life and packet-rate model switched off (the others at their defaults).
 ablations=(
   "service task costs nothing (runs are instant)|--walk-ns 0 --write-ns 0 --devres-ns 0"
-  "devm_kfree's devres search costs nothing|--devres-ns 0"
   "flows neither staggered nor ended before the read|--start-spread-s 0 --teardown-s 0"
 )
 arows=()
