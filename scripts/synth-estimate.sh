@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Resource and depth estimate of the engine RTL with Yosys synth_xilinx (UltraScale+),
-# one out-of-context run per module at default parameters.
-# Usage: scripts/synth-estimate.sh [-o REPORT.md] [-j N] [module ...]   (no module: all)
+# one out-of-context run per module at default parameters (or at a set of hw/params.json).
+# Usage: scripts/synth-estimate.sh [-o REPORT.md] [-j N] [--set NAME] [module ...]   (no module: all)
 # Writes a Markdown table: LUT, FF, BRAM36 equivalents, LUTRAM, DSP, MUXF, CARRY, and the
 # longest register-to-register path (cells, and LUT levels on it). FFs, block RAMs, SRLs and
 # DSPs are cut out of the graph before `ltp` (TOOLCHAIN.md section 4), so a path runs from a
@@ -11,11 +11,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RTL="$ROOT/hw/rtl"
 OUT="synth-estimate.md"
 JOBS=1
+SET=default
 MODS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -o) OUT="${2:?-o needs a file}"; shift 2 ;;
     -j) JOBS="${2:?-j needs a number}"; shift 2 ;;
+    --set) SET="${2:?--set needs a name}"; shift 2 ;;
     -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
     -*) echo "synth-estimate: unknown option $1" >&2; exit 2 ;;
     *) MODS+=("$1"); shift ;;
@@ -25,6 +27,7 @@ command -v yosys >/dev/null || { echo "synth-estimate: yosys not found" >&2; exi
 if [ ${#MODS[@]} -eq 0 ]; then
   for f in "$RTL"/fs_*.sv; do MODS+=("$(basename "$f" .sv)"); done
 fi
+for m in "${MODS[@]}"; do python3 "$ROOT/scripts/rtl-params.py" "$m" "$SET" >/dev/null || exit 2; done
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 python3 "$ROOT/scripts/gen_regs.py" "$ROOT/hw/regs/flowsteer_regs.json" --vh "$WORK/flowsteer_regs.vh"
@@ -32,11 +35,19 @@ python3 "$ROOT/scripts/gen_regs.py" "$ROOT/hw/regs/flowsteer_regs.json" --vh "$W
 # rtl_deps MODULE: the file of MODULE and of every fs_* module it instantiates (recursively).
 rtl_deps() { python3 "$ROOT/scripts/rtl-deps.py" "$RTL" "$1"; }
 
+# chparams MODULE: the Yosys chparam commands of parameter set $SET (scripts/rtl-params.py).
+chparams() {
+  local p
+  for p in $(python3 "$ROOT/scripts/rtl-params.py" "$1" "$SET"); do
+    p="${p#-G}"; printf 'chparam -set %s %s %s; ' "${p%%=*}" "${p#*=}" "$1"
+  done
+}
+
 run_one() {
   local m="$1" d="$WORK/$1" t0 t1
   mkdir -p "$d"
   t0=$(date +%s)
-  if ! yosys -q -l "$d/yosys.log" -p "read_verilog -sv -I$WORK $(rtl_deps "$m"); \
+  if ! yosys -q -l "$d/yosys.log" -p "read_verilog -sv -I$WORK $(rtl_deps "$m"); $(chparams "$m") \
       synth_xilinx -family xcup -top $m -flatten -noiopad -noclkbuf; \
       tee -q -o $d/stat.txt stat; write_json $d/net.json; \
       tee -q -o $d/ltp.txt ltp -noff * t:FD* %d t:RAMB* %d t:URAM* %d t:SRL* %d t:DSP* %d" \
@@ -46,8 +57,8 @@ run_one() {
   t1=$(date +%s)
   echo $((t1 - t0)) > "$d/seconds"
 }
-export -f run_one rtl_deps
-export WORK RTL ROOT
+export -f run_one rtl_deps chparams
+export WORK RTL ROOT SET
 printf '%s\n' "${MODS[@]}" | xargs -P "$JOBS" -I{} bash -c 'run_one {}'
 
 python3 - "$WORK" "$OUT" "${MODS[@]}" <<'EOF'

@@ -14,7 +14,7 @@
 //     (RPS_FLOW_CNT, SOCK_CFG, NR_CPU_IDS, NUM_RX_QUEUES, LUT_CFG, RPS maps), event pops,
 //     host filter deletes and other filter commands, rps_may_expire_flow queries, counter
 //     reads and clears, unmapped or unimplemented addresses, byte strobes, RO writes;
-//   * malformed, truncated, tiny and oversized frames (testbench/rtl/frame_gen.h).
+//   * malformed, truncated, tiny and oversized frames (sim/common/frame_gen.h).
 // The generator reads the golden model as the checker has it (it lags the DUT by the
 // pipeline): only to pick plausible operands (a live flow's hash, a filter id), never to
 // decide what is correct.

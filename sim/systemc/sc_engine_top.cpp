@@ -22,8 +22,8 @@
 //                      [--mix hazard|uniform] [--hash MODE] [--variant V] [--ntuple 0|1]
 //                      [--max-mismatches N]      (--help describes them)
 // Env: FS_SC_TRACE=FILE.fst (same as --trace); SC_COPYRIGHT_MESSAGE=DISABLE drops the banner.
-// Model parameters: sim/systemc/systemc.cmake (FS_SC_ENGINE_PARAMS, the Verilator harness's
-// standard build); the bench gets them as FS_SC_ENG_* definitions.
+// Model parameters: hw/params.json (fs_engine_top set "standard", the Verilator harness's
+// standard build); the bench gets them as VSC_ENGINE_TOP_* definitions.
 #include <systemc.h>
 #ifndef FS_SC_ENGINE_MODEL_DUT
 #include <verilated.h>
@@ -43,6 +43,7 @@
 #include <string>
 #include <vector>
 
+#include "engine_params.h"
 #include "engine_record.h"
 #include "engine_stim.h"
 #include "flowsteer/engine/engine_model.h"
@@ -50,8 +51,8 @@
 #include "flowsteer/flowsteer_regs.h"
 #include "sc_bench.h"
 
-#ifndef FS_SC_ENG_LUT_LOG2
-#error "sc_engine_top needs the FS_SC_ENG_* build parameters (sim/systemc/systemc.cmake)"
+#ifndef VSC_ENGINE_TOP_LUT_LOG2
+#error "sc_engine_top needs the VSC_ENGINE_TOP_* build parameters (sim/CMakeLists.txt)"
 #endif
 
 // sc_engine_top_selftest: the same bench on a stand-in built on the golden model
@@ -71,27 +72,14 @@ namespace nic = flowsteer::nic;
 namespace regs = flowsteer::regs;
 using flowsteer::bus::AxiResp;
 
-constexpr int kDataWidth = FS_SC_ENG_DATA_WIDTH;
+constexpr int kDataWidth = VSC_ENGINE_TOP_DATA_WIDTH;
 constexpr size_t kBeatBytes = kDataWidth / 8;
 static_assert(kDataWidth == 512, "the bench drives a 512-bit stream (sc_bv<512>, 64-bit tkeep)");
 // counters that are properties of the RTL pipeline (the model reads 0): HAZARD_STALLS,
 // RFS_FWD, RFS_HZD_STALL (docs/engine-top.md "Scoreboard rule")
 constexpr uint32_t kFirstRtlCounter = 12, kLastRtlCounter = 14;
 
-eng::EngineCaps build_caps() {
-  eng::EngineCaps c;
-  c.lut_log2 = FS_SC_ENG_LUT_LOG2;
-  c.cpu_log2 = FS_SC_ENG_CPU_LOG2;
-  c.queue_log2 = FS_SC_ENG_QUEUE_LOG2;
-  c.slot_log2 = FS_SC_ENG_SLOT_LOG2;
-  c.flt_bucket_bits = FS_SC_ENG_FLT_BUCKET_BITS;
-  c.flt_ways = FS_SC_ENG_FLT_WAYS;
-  c.flt_id_width = FS_SC_ENG_FLT_ID_WIDTH;
-  c.sock_log2 = FS_SC_ENG_SOCK_LOG2;
-  c.evt_log2 = FS_SC_ENG_EVT_LOG2;
-  c.rps_pool_log2 = FS_SC_ENG_RPS_POOL_LOG2;
-  return c;
-}
+eng::EngineCaps build_caps() { return FS_ENGINE_CAPS(VSC_ENGINE_TOP); }
 
 struct Options {
   uint64_t packets = 20000, seed = 1, axil_delay = 2, max_mismatches = 1, ntuple = 1;

@@ -1,5 +1,5 @@
 // SystemC conformance bench of the RFS core (hw/rtl/fs_rfs_core.sv) on its Verilated SystemC
-// model, against the golden model flowsteer::kernel::Kernel (testbench/rtl/rfs_ref.h).
+// model, against the golden model flowsteer::kernel::Kernel (sim/common/rfs_ref.h).
 //
 //   driver    SC_THREAD  seeded packet stream and command stream, each valid/ready with
 //                        random idle gaps; notes every handshake (the accepted total order)
@@ -17,7 +17,7 @@
 //                    [--req-ready P] [--rsp-delay N] [--cmd-rate P]
 // Env: FS_SC_TRACE=FILE.fst (same as --trace); SC_COPYRIGHT_MESSAGE=DISABLE drops the SystemC
 // banner (libsystemc 2.3.4 reads that name or SYSTEMC_DISABLE_COPYRIGHT_MESSAGE).
-// Model parameters (sim/systemc/systemc.cmake, as hw/rfs_core.cmake): NUM_CPUS=16,
+// Model parameters (hw/params.json, fs_rfs_core set "test", as the GoogleTest suite): NUM_CPUS=16,
 // NUM_QUEUES=8, SLOT_LOG2_MAX=6, SOCK_LOG2_MAX=8, RPS_POOL_LOG2=8, TAG_WIDTH=32.
 #include <systemc.h>
 #include <verilated.h>

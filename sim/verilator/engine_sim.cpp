@@ -15,11 +15,11 @@
 #include "Vvfs_engine_top_small.h"
 #include "flowsteer/flowsteer_regs.h"
 
-#ifndef FS_ENGINE_STD_RPS_POOL_LOG2
-#error "vfs_engine_top must export FS_ENGINE_STD_RPS_POOL_LOG2 (hw/engine_top.cmake)"
+#ifndef VFS_ENGINE_TOP_RPS_POOL_LOG2
+#error "vfs_engine_top must export VFS_ENGINE_TOP_RPS_POOL_LOG2 (sim/CMakeLists.txt, hw/params.json)"
 #endif
-#ifndef FS_ENGINE_SMALL_RPS_POOL_LOG2
-#error "vfs_engine_top_small must export FS_ENGINE_SMALL_RPS_POOL_LOG2 (hw/engine_top.cmake)"
+#ifndef VFS_ENGINE_TOP_SMALL_RPS_POOL_LOG2
+#error "vfs_engine_top_small must export VFS_ENGINE_TOP_SMALL_RPS_POOL_LOG2 (sim/CMakeLists.txt, hw/params.json)"
 #endif
 
 namespace flowsteer::sim {
@@ -242,9 +242,9 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
 
 EngineSim::EngineSim(const EngineSimOptions& opt) {
   if (opt.build == EngineBuild::kStandard)
-    impl_ = std::make_unique<ModelImpl<Vvfs_engine_top>>(opt, FS_ENGINE_STD_RPS_POOL_LOG2);
+    impl_ = std::make_unique<ModelImpl<Vvfs_engine_top>>(opt, VFS_ENGINE_TOP_RPS_POOL_LOG2);
   else
-    impl_ = std::make_unique<ModelImpl<Vvfs_engine_top_small>>(opt, FS_ENGINE_SMALL_RPS_POOL_LOG2);
+    impl_ = std::make_unique<ModelImpl<Vvfs_engine_top_small>>(opt, VFS_ENGINE_TOP_SMALL_RPS_POOL_LOG2);
   uint32_t c0 = 0, c1 = 0;
   if (read(r::CAPS0::kAddr, c0) != AxiResp::kOkay || read(r::CAPS1::kAddr, c1) != AxiResp::kOkay)
     throw std::runtime_error("engine sim: CAPS0/CAPS1 answered SLVERR");

@@ -19,7 +19,7 @@
 
 namespace flowsteer::sim {
 
-// Two Verilated builds of fs_engine_top (parameters in sim/verilator/verilator.cmake):
+// Two Verilated builds of fs_engine_top (parameter sets "standard" and "small" of hw/params.json):
 // kStandard: 16 CPUs, 16 queues, 1024-slot tables, 2048 filters, 32-entry event FIFO;
 // kSmall: tiny filter table and event FIFO so FULL and FIFO refusals happen often.
 enum class EngineBuild { kStandard, kSmall };

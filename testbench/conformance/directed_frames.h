@@ -1,5 +1,5 @@
 // Directed frame builders for the conformance suites (what nic::build_frame and
-// testbench/rtl/frame_gen.h do not offer): IPv6 extension-header chains, the malformed IPv4 and
+// sim/common/frame_gen.h do not offer): IPv6 extension-header chains, the malformed IPv4 and
 // IPv6 headers of the parser contract (flowsteer/nic/parser.h), non-IP EtherTypes, a third VLAN
 // tag, jumbo frames and prefixes. Every builder returns real bytes; the expected class is the
 // golden parser's, so these only pick the stimulus.

@@ -29,10 +29,12 @@ namespace {
 namespace regs = flowsteer::regs;
 using Model = Vvfs_flowsteer_kernel;
 
-// the parameters alveo.cmake builds the model with
-constexpr int kDataBytes = 64 / 8;
-constexpr uint32_t kLutLog2 = 5, kCpuLog2 = 3, kQueueLog2 = 3, kSlotLog2 = 6;
-constexpr uint32_t kBucketBits = 3, kWays = 2, kSockLog2 = 8, kEvtLog2 = 2;
+// the parameters of the model (hw/params.json, flowsteer set "small")
+constexpr int kDataBytes = VFS_FLOWSTEER_KERNEL_DATA_WIDTH / 8;
+constexpr uint32_t kLutLog2 = VFS_FLOWSTEER_KERNEL_LUT_LOG2, kCpuLog2 = VFS_FLOWSTEER_KERNEL_CPU_LOG2,
+                   kQueueLog2 = VFS_FLOWSTEER_KERNEL_QUEUE_LOG2, kSlotLog2 = VFS_FLOWSTEER_KERNEL_SLOT_LOG2;
+constexpr uint32_t kBucketBits = VFS_FLOWSTEER_KERNEL_FLT_BUCKET_BITS, kWays = VFS_FLOWSTEER_KERNEL_FLT_WAYS,
+                   kSockLog2 = VFS_FLOWSTEER_KERNEL_SOCK_LOG2, kEvtLog2 = VFS_FLOWSTEER_KERNEL_EVT_LOG2;
 constexpr uint32_t kOkay = 0, kSlverr = 2;
 constexpr uint64_t kTimeout = 200000;  // clocks any single wait may take
 

@@ -17,6 +17,7 @@
 #include "flowsteer/nic/frame.h"
 #include "flowsteer/nic/parser.h"
 #include "flowsteer/tuple.h"
+#include "engine_params.h"
 #include "rtl_sim.h"
 
 namespace {
@@ -28,21 +29,8 @@ using Frame = std::vector<uint8_t>;
 
 constexpr uint32_t kOkay = 0, kSlverr = 2;
 
-// the small harness build (hw/engine_top.cmake FS_ENGINE_SMALL_PARAMS)
-eng::EngineCaps small_caps() {
-  eng::EngineCaps c;
-  c.lut_log2 = FS_ENGINE_SMALL_LUT_LOG2;
-  c.cpu_log2 = FS_ENGINE_SMALL_CPU_LOG2;
-  c.queue_log2 = FS_ENGINE_SMALL_QUEUE_LOG2;
-  c.slot_log2 = FS_ENGINE_SMALL_SLOT_LOG2;
-  c.flt_bucket_bits = FS_ENGINE_SMALL_FLT_BUCKET_BITS;
-  c.flt_ways = FS_ENGINE_SMALL_FLT_WAYS;
-  c.flt_id_width = 16;
-  c.sock_log2 = FS_ENGINE_SMALL_SOCK_LOG2;
-  c.evt_log2 = FS_ENGINE_SMALL_EVT_LOG2;
-  c.rps_pool_log2 = FS_ENGINE_SMALL_RPS_POOL_LOG2;
-  return c;
-}
+// the small harness build (hw/params.json fs_engine_top set "small")
+eng::EngineCaps small_caps() { return FS_ENGINE_CAPS(VFS_ENGINE_TOP_SMALL); }
 
 struct Rec {
   uint32_t w[8];
@@ -257,23 +245,23 @@ TEST_F(EngineTop, ResetValuesAndSlverr) {
     wr(a, 0);
   }
   // values the engine cannot hold, elements past the implemented sizes
-  const uint32_t cpus = 1u << FS_ENGINE_SMALL_CPU_LOG2, queues = 1u << FS_ENGINE_SMALL_QUEUE_LOG2;
+  const uint32_t cpus = 1u << VFS_ENGINE_TOP_SMALL_CPU_LOG2, queues = 1u << VFS_ENGINE_TOP_SMALL_QUEUE_LOG2;
   wr(regs::NR_CPU_IDS::kAddr, 0);
   wr(regs::NR_CPU_IDS::kAddr, cpus + 1);
   wr(regs::NR_CPU_IDS::kAddr, cpus);
   wr(regs::NUM_RX_QUEUES::kAddr, 0);
   wr(regs::NUM_RX_QUEUES::kAddr, queues + 1);
-  wr(regs::SOCK_CFG::kAddr, regs::SOCK_CFG::PRESENT.put(1) | (FS_ENGINE_SMALL_SOCK_LOG2 + 1));
-  wr(regs::LUT_CFG::kAddr, FS_ENGINE_SMALL_LUT_LOG2 + 1);
+  wr(regs::SOCK_CFG::kAddr, regs::SOCK_CFG::PRESENT.put(1) | (VFS_ENGINE_TOP_SMALL_SOCK_LOG2 + 1));
+  wr(regs::LUT_CFG::kAddr, VFS_ENGINE_TOP_SMALL_LUT_LOG2 + 1);
   wr(regs::HASH_CFG::kAddr, 3);
   wr(regs::RMAP::addr(0), queues);
   wr(regs::RMAP::addr(cpus), 0);
   wr(regs::LUT::addr(1), queues);
-  wr(regs::LUT::addr(1u << FS_ENGINE_SMALL_LUT_LOG2), 0);
-  wr(regs::RPS_FLOW_CNT::addr(0), regs::RPS_FLOW_CNT::PRESENT.put(1) | (FS_ENGINE_SMALL_SLOT_LOG2 + 1));
+  wr(regs::LUT::addr(1u << VFS_ENGINE_TOP_SMALL_LUT_LOG2), 0);
+  wr(regs::RPS_FLOW_CNT::addr(0), regs::RPS_FLOW_CNT::PRESENT.put(1) | (VFS_ENGINE_TOP_SMALL_SLOT_LOG2 + 1));
   wr(regs::RPS_MAP::addr(0), regs::RPS_MAP::BASE.put(60) | regs::RPS_MAP::LEN.put(5));
   wr(regs::RPS_MAP_CPUS::addr(0), cpus);
-  wr(regs::RPS_MAP_CPUS::addr(1u << FS_ENGINE_SMALL_RPS_POOL_LOG2), 0);
+  wr(regs::RPS_MAP_CPUS::addr(1u << VFS_ENGINE_TOP_SMALL_RPS_POOL_LOG2), 0);
   wr(regs::SOCK_CMD::kAddr, regs::SOCK_CMD::READ.put(1));  // no sock table
   wr(regs::HEAD_ADD::addr(cpus), 1);
   rd(regs::HEAD::addr(cpus));
@@ -296,7 +284,7 @@ TEST_F(EngineTop, FramesSteersEventsCountersDelete) {
   for (uint32_t i = 0; i < 10; ++i)
     wr(regs::RSS_KEY::addr(i), uint32_t(key[4 * i]) << 24 | uint32_t(key[4 * i + 1]) << 16 |
                                    uint32_t(key[4 * i + 2]) << 8 | key[4 * i + 3]);
-  for (uint32_t i = 0; i < (1u << FS_ENGINE_SMALL_LUT_LOG2); ++i) wr(regs::LUT::addr(i), i % queues);
+  for (uint32_t i = 0; i < (1u << VFS_ENGINE_TOP_SMALL_LUT_LOG2); ++i) wr(regs::LUT::addr(i), i % queues);
   wr(regs::NR_CPU_IDS::kAddr, cpus);
   wr(regs::NUM_RX_QUEUES::kAddr, queues);
   wr(regs::RPS_CPU_MASK::kAddr, cpus - 1);

@@ -24,9 +24,9 @@ using flowsteer::FlowTuple;
 using flowsteer::regs::FilterErr;
 using flowsteer::regs::FilterOp;
 
-constexpr int kBucketBits = 6;
-constexpr int kWays = 4;
-constexpr int kIdWidth = 10;
+constexpr int kBucketBits = VFS_FILTER_TABLE_BUCKET_BITS;  // hw/params.json set "test"
+constexpr int kWays = VFS_FILTER_TABLE_WAYS;
+constexpr int kIdWidth = VFS_FILTER_TABLE_ID_WIDTH;
 constexpr uint32_t kQueueMask = (1u << 11) - 1;
 
 using Key = std::tuple<uint8_t, uint8_t, std::array<uint8_t, 16>, std::array<uint8_t, 16>,

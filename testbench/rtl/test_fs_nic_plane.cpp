@@ -32,7 +32,7 @@ using fs_tb::Frame;
 
 constexpr uint32_t kLutDepth = 2048;
 constexpr uint32_t kOnlineWords = 256 / 32;
-constexpr int kIdWidth = 10;
+constexpr int kIdWidth = VFS_NIC_PLANE_FLT_ID_WIDTH;  // hw/params.json set "test"
 constexpr uint32_t kOkay = 0, kSlverr = 2;
 
 // blocks built so far; every other register answers SLVERR

@@ -4,7 +4,7 @@
 // ndo_rx_flow_steer calls are recorded, and the RTL's driver port is answered from that list
 // in order (the test checks queue, flow_id and hash of every request). So both see the same
 // driver (a deterministic id allocator with sticky ids per hash and error injection).
-// Models (hw/rfs_core.cmake): vfs_rfs_core NUM_CPUS=16, NUM_QUEUES=8, SLOT_LOG2_MAX=6,
+// Models (hw/params.json fs_rfs_core sets "test" and "odd"): vfs_rfs_core NUM_CPUS=16, NUM_QUEUES=8, SLOT_LOG2_MAX=6,
 // SOCK_LOG2_MAX=8, RPS_POOL_LOG2=8; vfs_rfs_core_odd 12 CPUs, 6 queues (not powers of two).
 // Every run drives random input gaps / record back-pressure / driver latency per a Timing, and
 // fails with its label and seed. Coverage of every SetRpsCpuPath and GateRow value is asserted
@@ -30,7 +30,7 @@
 #include "flowsteer/kernel/kernel.h"
 #include "rfs_ref.h"
 #include "rtl_sim.h"
-#if FS_RFS_HAS_TRACE
+#if FS_MODEL_HAS_TRACE
 #include <verilated_fst_c.h>
 #endif
 
@@ -48,7 +48,7 @@ using flowsteer::kernel::Variant;
 using namespace fs_tb::rfs;  // NOLINT(google-build-using-namespace)
 
 // the default test model (vfs_rfs_core) ...
-constexpr uint32_t kQueues = 8;
+constexpr uint32_t kQueues = VFS_RFS_CORE_NUM_QUEUES;  // hw/params.json set "test"
 constexpr uint32_t kSlotLog2Max = 6;
 constexpr uint32_t kSockLog2Max = 8;
 // ... and the one with counts that are not powers of two (vfs_rfs_core_odd): NUM_CPUS=12,
@@ -226,7 +226,7 @@ class BenchT {
     auto& d = sim.dut();
     std::mt19937_64 rng(seed ^ 0x5DEECE66Dull);
     auto uni = [&] { return std::uniform_real_distribution<double>(0, 1)(rng); };
-#if FS_RFS_HAS_TRACE
+#if FS_MODEL_HAS_TRACE
     std::unique_ptr<VerilatedFstC> fst;
     if (const char* path = std::getenv("FS_RFS_TRACE")) {
       Verilated::traceEverOn(true);
@@ -367,7 +367,7 @@ class BenchT {
       }
       sim.tick();
       ++st.cycles;
-#if FS_RFS_HAS_TRACE
+#if FS_MODEL_HAS_TRACE
       if (fst) fst->dump(sim.cycles() * 10);
 #endif
     }
@@ -378,7 +378,7 @@ class BenchT {
     st.cmd_stall = d.stat_cmd_stall;
     st.fwd = d.stat_fwd;
     st.hzd_stall = d.stat_hzd_stall;
-#if FS_RFS_HAS_TRACE
+#if FS_MODEL_HAS_TRACE
     if (fst) fst->close();
 #endif
     if (ok) {

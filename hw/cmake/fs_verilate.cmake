@@ -1,0 +1,100 @@
+# The one way this project builds and lints RTL. Sources come from scripts/rtl-deps.py (a
+# module's file and every module it instantiates), parameters from hw/params.json through
+# scripts/rtl-params.py, Verilator flags from FS_VERILATOR_ARGS below. Needs
+# find_package(verilator), Python3 and the flowsteer_regs_gen target (hw/regs/regs.cmake).
+
+set(FS_VERILATOR_ARGS -Wall --x-assign unique --x-initial unique CACHE STRING
+    "Verilator arguments of every engine model")
+option(FS_MODEL_TRACE "FST tracing compiled into the engine models (switched on at run time)" ON)
+get_filename_component(FS_ROOT ${CMAKE_CURRENT_LIST_DIR}/../.. ABSOLUTE)
+set(FS_RTL_SEARCH ${FS_ROOT}/hw/rtl:${FS_ROOT}/hw/alveo:${FS_ROOT}/testbench/rtl)
+
+# fs_rtl_sources(<out> <top>): the files of <top> and of every module below it.
+function(fs_rtl_sources out top)
+  execute_process(COMMAND ${Python3_EXECUTABLE} ${FS_ROOT}/scripts/rtl-deps.py ${FS_RTL_SEARCH} ${top}
+    OUTPUT_VARIABLE _files OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0 OR _files STREQUAL "")
+    message(FATAL_ERROR "scripts/rtl-deps.py: no RTL for module ${top}")
+  endif()
+  separate_arguments(_files UNIX_COMMAND "${_files}")
+  foreach(f ${_files})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${f})  # a new instance re-resolves
+  endforeach()
+  set(${out} ${_files} PARENT_SCOPE)
+endfunction()
+
+# fs_rtl_params(<out> <module> <set>): -GNAME=value for <set> of <module> (empty: defaults).
+function(fs_rtl_params out module set)
+  execute_process(COMMAND ${Python3_EXECUTABLE} ${FS_ROOT}/scripts/rtl-params.py ${module} ${set}
+    OUTPUT_VARIABLE _p OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_VARIABLE _err RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "${_err}")
+  endif()
+  separate_arguments(_p UNIX_COMMAND "${_p}")
+  set(${out} ${_p} PARENT_SCOPE)
+endfunction()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${FS_ROOT}/hw/params.json)
+
+# fs_param_definitions(<target> <scope> <module> <set> <prefix>): the set's parameters as
+# compile definitions <prefix>_<NAME>=<value>, so C++ benches size themselves from the table.
+function(fs_param_definitions target scope module set prefix)
+  fs_rtl_params(_params ${module} ${set})
+  foreach(p ${_params})
+    if(p MATCHES "^-G([A-Z0-9_]+)=(.*)$")
+      target_compile_definitions(${target} ${scope} ${prefix}_${CMAKE_MATCH_1}=${CMAKE_MATCH_2})
+    endif()
+  endforeach()
+endfunction()
+
+# fs_verilate(<lib> TOP <module> [SET <set>] [SYSTEMC] [TRACE]): a Verilated model of <module>
+# at parameter set <set> as a static library (the Verilator runtime compiled once per model);
+# TRACE compiles FST tracing in (when FS_MODEL_TRACE is on), switched on at run time.
+# Its users see the parameters as definitions <LIB>_<NAME> (e.g. VFS_ENGINE_TOP_CPU_LOG2) and
+# FS_MODEL_HAS_TRACE.
+function(fs_verilate lib)
+  cmake_parse_arguments(A "SYSTEMC;TRACE" "TOP;SET" "" ${ARGN})
+  if(NOT A_SET)
+    set(A_SET default)
+  endif()
+  fs_rtl_sources(_src ${A_TOP})
+  fs_rtl_params(_params ${A_TOP} ${A_SET})
+  set(_kind)
+  set(_trace)
+  if(A_SYSTEMC)
+    set(_kind SYSTEMC)
+  endif()
+  if(A_TRACE AND FS_MODEL_TRACE)
+    set(_trace TRACE_FST)
+  endif()
+  add_library(${lib} STATIC)
+  verilate(${lib} ${_kind} SOURCES ${_src} TOP_MODULE ${A_TOP} PREFIX V${lib}
+    INCLUDE_DIRS ${FS_REGS_GEN_DIR} ${_trace} THREADS 1
+    VERILATOR_ARGS ${FS_VERILATOR_ARGS} ${_params} OPT_FAST -O2)
+  target_compile_options(${lib} PRIVATE -w)   # generated code is not held to -Wall
+  if(A_SYSTEMC)
+    target_link_libraries(${lib} PUBLIC PkgConfig::SystemC)
+  endif()
+  if(_trace)
+    target_compile_definitions(${lib} INTERFACE FS_MODEL_HAS_TRACE=1)
+  else()
+    target_compile_definitions(${lib} INTERFACE FS_MODEL_HAS_TRACE=0)
+  endif()
+  string(TOUPPER ${lib} _prefix)
+  fs_param_definitions(${lib} INTERFACE ${A_TOP} ${A_SET} ${_prefix})
+  get_target_property(_inc ${lib} INTERFACE_INCLUDE_DIRECTORIES)
+  set_property(TARGET ${lib} APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${_inc})
+  add_dependencies(${lib} flowsteer_regs_gen)
+endfunction()
+
+# fs_lint_tests(<module>): one CTest per parameter set of <module> (label lint), all through
+# scripts/lint-rtl.sh.
+function(fs_lint_tests module)
+  execute_process(COMMAND ${Python3_EXECUTABLE} ${FS_ROOT}/scripts/rtl-params.py ${module} --sets
+    OUTPUT_VARIABLE _sets OUTPUT_STRIP_TRAILING_WHITESPACE)
+  separate_arguments(_sets UNIX_COMMAND "${_sets}")
+  foreach(s ${_sets})
+    add_test(NAME lint_${module}_${s}
+      COMMAND ${FS_ROOT}/scripts/lint-rtl.sh --inc ${FS_REGS_GEN_DIR} --set ${s} ${module})
+    set_tests_properties(lint_${module}_${s} PROPERTIES LABELS lint TIMEOUT 120)
+  endforeach()
+endfunction()
