@@ -23,7 +23,7 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -x "$bin" ]] || { echo "sensitivity.sh: no executable '$bin' (build first)" >&2; exit 2; }
 
-# option, default (as in host/include/flowsteer/sim/system_sim.h), what it is
+# option, default (as in host/include/flowsteer/system/system_sim.h), what it is
 params=(
   "--pkt-interval-us|10000|mean gap between a flow's received packets (us)"
   "--walk-ns|100|service task: ns per entry walked"
