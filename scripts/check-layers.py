@@ -25,6 +25,8 @@ import sys
 FLOORS = [
     ("host/include/flowsteer/tuple.h", 0, "tuple"),
     ("host/src/tuple.cpp", 0, "tuple"),
+    ("host/include/flowsteer/quote.h", 0, "tuple"),
+    ("host/src/quote.cpp", 0, "tuple"),
     ("host/include/flowsteer/bus/", 0, "bus"),
     ("host/src/bus/", 0, "bus"),
     ("host/include/flowsteer/hash/", 1, "hash"),

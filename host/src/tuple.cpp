@@ -10,6 +10,7 @@ namespace flowsteer {
 bool parse_ip(const std::string& text, FlowTuple& t, bool is_src) {
   auto& out = is_src ? t.src : t.dst;
   out.fill(0);
+  if (text.find('\0') != std::string::npos) return false;  // inet_pton would stop at the NUL
   unsigned char buf[16];
   if (inet_pton(AF_INET, text.c_str(), buf) == 1) {
     if (t.family != 0 && t.family != 4) return false;

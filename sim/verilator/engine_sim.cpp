@@ -79,7 +79,7 @@ struct EngineSim::Impl {
   bool beat_valid = false;             // tvalid held until accepted (AXI4-Stream rule)
   std::deque<EngineRecord> records;
   std::deque<uint64_t> accept_clocks;  // per accepted frame, until its record arrives
-  std::vector<AxilTransaction> transactions;
+  TransactionLog transactions;
   AxilState axil;
   uint64_t clocks = 0, frames_accepted = 0, rec_stalls = 0;
   engine::EngineCaps caps;
@@ -333,7 +333,8 @@ void EngineSim::drain() {
   }
 }
 
-const std::vector<AxilTransaction>& EngineSim::transactions() const { return impl_->transactions; }
+const TransactionLog& EngineSim::transactions() const { return impl_->transactions; }
+void EngineSim::forget_transactions_before(size_t index) { impl_->transactions.forget_before(index); }
 uint64_t EngineSim::clocks() const { return impl_->clocks; }
 uint64_t EngineSim::frames_accepted() const { return impl_->frames_accepted; }
 engine::EngineCaps EngineSim::caps() const { return impl_->caps; }

@@ -42,6 +42,23 @@ struct AxilTransaction {
   uint64_t clock = 0;              // clock the response was taken
 };
 
+// Every executed transaction by its index in execution order; the ones a checker has
+// consumed can be forgotten, so a long run holds only the unconsumed ones (flat memory).
+class TransactionLog {
+ public:
+  const AxilTransaction& operator[](size_t i) const { return log_[i - base_]; }
+  size_t size() const { return base_ + log_.size(); }  // executed so far
+  const AxilTransaction& back() const { return log_.back(); }
+  void push_back(const AxilTransaction& t) { log_.push_back(t); }
+  void forget_before(size_t i) {
+    while (base_ < i && !log_.empty()) log_.pop_front(), ++base_;
+  }
+
+ private:
+  std::deque<AxilTransaction> log_;
+  size_t base_ = 0;
+};
+
 class EngineSim : public bus::RegisterBus {
  public:
   explicit EngineSim(const EngineSimOptions& opt = EngineSimOptions{});
@@ -68,7 +85,8 @@ class EngineSim : public bus::RegisterBus {
   // Runs until every queued frame has produced its record (or throws after max_wait_clocks).
   void drain();
 
-  const std::vector<AxilTransaction>& transactions() const;  // every executed one, in order
+  const TransactionLog& transactions() const;  // every executed one, in order
+  void forget_transactions_before(size_t index);  // consumed by a checker
   uint64_t clocks() const;
   uint64_t frames_accepted() const;       // frames whose last beat was accepted
   // CAPS0/CAPS1 read at construction; rps_pool_log2 (not in CAPS) from the build

@@ -16,16 +16,7 @@ class VerilatorReplayEngine : public runs::ReplayEngine {
   VerilatorReplayEngine(const runs::ReplayConfig& cfg, const VerilatorReplayOptions& o)
       : cfg_(cfg), sim_(sim_options(o)), sb_(sim_, o.seed, o.rerun), bus_(sb_), drv_(bus_), rt_(drv_),
         rerun_(o.rerun) {
-    driver::EngineSetup s;
-    s.nr_cpu_ids = cfg.params.cpus;
-    s.num_rx_queues = cfg.params.queues;
-    s.variant = cfg.params.variant;
-    s.slot_mode = cfg.params.slot_mode;
-    s.hash_mode = cfg.hash_mode;
-    s.jhash_seed = cfg.jhash_seed;
-    s.rps_flow_cnt = cfg.rps_flow_cnt;
-    s.rps_sock_flow_entries = cfg.sock_flow_entries;
-    drv_.configure(s);
+    drv_.configure(runs::replay_setup(cfg));  // the same setup the model replay gets
     check();
     sb_.on_record([this](const EngineRecord& r, const std::vector<uint8_t>&) {
       last_ = r.rec;
@@ -35,9 +26,8 @@ class VerilatorReplayEngine : public runs::ReplayEngine {
 
   engine::OutputRecord packet(const uint8_t* frame, size_t len) override {
     have_record_ = false;
-    // the stream cannot carry an empty frame; one zero byte parses the same (truncated)
-    const uint8_t zero = 0;
-    sb_.frame(len ? std::vector<uint8_t>(frame, frame + len) : std::vector<uint8_t>(1, zero));
+    if (len == 0) throw std::invalid_argument("verilator replay: an empty frame (replay_pcap sends one zero byte)");
+    sb_.frame(std::vector<uint8_t>(frame, frame + len));
     for (uint64_t n = 0; !have_record_ && sb_.ok(); ++n) {
       if (n > 1000000) throw std::runtime_error("verilator replay: no record within 10^6 clocks");
       sb_.step(1);
@@ -45,11 +35,8 @@ class VerilatorReplayEngine : public runs::ReplayEngine {
     check();
     return last_;
   }
-  void backlogs_processed() override {
-    for (uint32_t c = 0; c < cfg_.params.cpus; ++c) {
-      const uint32_t n = drv_.tail(c) - drv_.head(c);
-      if (n) drv_.head_add(c, n);
-    }
+  void backlogs_processed(const std::vector<uint32_t>& cpus) override {
+    for (uint32_t c : cpus) drv_.process_backlog(c);
     check();
   }
   void service(uint64_t now_ms) override {
@@ -65,27 +52,7 @@ class VerilatorReplayEngine : public runs::ReplayEngine {
     check();
   }
   void finish(runs::ReplayResult& r) override {
-    namespace rg = flowsteer::regs;
-    engine::EngineCounters& k = r.counters;
-    using C = rg::Counter;
-    k.pkts = drv_.counter(uint32_t(C::kPkts));
-    k.pkts_hashed = drv_.counter(uint32_t(C::kPktsHashed));
-    k.flt_hits = drv_.counter(uint32_t(C::kFltHits));
-    k.rfs_cpu = drv_.counter(uint32_t(C::kRfsCpu));
-    k.steer_calls = drv_.counter(uint32_t(C::kSteerCalls));
-    k.steer_adds = drv_.counter(uint32_t(C::kSteerAdds));
-    k.steer_retargets = drv_.counter(uint32_t(C::kSteerRetargets));
-    k.gate_skips = drv_.counter(uint32_t(C::kGateSkips));
-    k.driver_errors = drv_.counter(uint32_t(C::kDriverErrors));
-    k.flt_deletes = drv_.counter(uint32_t(C::kFltDeletes));
-    k.events = drv_.counter(uint32_t(C::kEvents));
-    k.event_fifo_refusals = drv_.counter(uint32_t(C::kEvtRefusals));
-    for (int i = 0; i < nic::kParseClassCount; ++i) k.parse_class[size_t(i)] = drv_.counter(uint32_t(C::kParseClass0) + uint32_t(i));
-    r.runtime_adds = rt_.counters().add;
-    r.runtime_dels = rt_.counters().del;
-    uint32_t n = 0;
-    bus_.read(rg::FLT_COUNT::kAddr, n);
-    r.filters_end = n;
+    runs::read_driver_counters(drv_, rt_, r);
     sb_.finish();
     check();
   }

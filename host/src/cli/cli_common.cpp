@@ -1,5 +1,7 @@
 #include "cli_common.h"
 
+#include "cli_validate.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
@@ -8,6 +10,7 @@
 namespace flowsteer::cli {
 
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
+  harden_numbers(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -16,32 +19,24 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::string msg = e.what();
     if (msg.empty()) msg = e.get_name();
+    if (msg.size() > 300) msg = msg.substr(0, 300) + "...";  // CLI11 echoes the value whole
     return usage_error(app.get_name(), msg);
   }
   return std::nullopt;
 }
 
 uint64_t parse_number(const std::string& text, const std::string& what, uint64_t max) {
-  std::string t = text;
-  int base = 10;
-  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-    base = 16;
-    t = t.substr(2);
+  try {
+    return parse_u64(text, what, max);
+  } catch (const UsageError& e) {
+    throw std::invalid_argument(e.what());
   }
-  if (t.empty() || t[0] == '-' || t[0] == '+' || t[0] == ' ')
-    throw std::invalid_argument(what + ": '" + text + "' is not a number");
-  errno = 0;
-  char* end = nullptr;
-  unsigned long long v = std::strtoull(t.c_str(), &end, base);
-  if (*end != '\0') throw std::invalid_argument(what + ": '" + text + "' is not a number");
-  if (errno == ERANGE || v > max)
-    throw std::invalid_argument(what + ": '" + text + "' is out of range (max " +
-                                std::to_string(max) + ")");
-  return v;
 }
 
 int usage_error(const std::string& verb, const std::string& message) {
-  std::cerr << "flowsteer " << verb << ": " << message << "\n";
+  std::string line = one_line(message);
+  if (line.size() > 1000) line = line.substr(0, 1000) + "...";  // a library's message that echoes input
+  std::cerr << "flowsteer " << verb << ": " << line << "\n";
   return kExitUsage;
 }
 

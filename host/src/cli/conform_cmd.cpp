@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "cli_validate.h"
 
 #ifdef FLOWSTEER_HAVE_VERILATOR
 #include "stimulus.h"
@@ -25,25 +26,23 @@ struct ConformArgs {
   uint64_t packets = 100000, seed = 1;
   std::string trace, build = "standard", json_path;
   double gap = 0.1, ready = 0.8;
-  bool no_commands = false, single_beat = false;
+  bool no_commands = false, single_beat = false, progress = false;
   int hash_mode = -1, patched = -1;  // -1: drawn from the seed
   std::string command_line;
 };
 
 #ifdef FLOWSTEER_HAVE_VERILATOR
 int run_verilator(const ConformArgs& a) {
-  std::ofstream json;
-  if (!a.json_path.empty()) {
-    json.open(a.json_path);
-    if (!json) return usage_error("conform", "cannot write '" + a.json_path + "'");
-  }
+  OutputFile json, wave;  // checked before the run, renamed into place after it
+  if (!a.json_path.empty()) json.open(a.json_path, "--json");
+  if (!a.trace.empty()) wave.open(a.trace, "--trace");
   sim::ConformOptions o;
   o.build = a.build == "small" ? sim::EngineBuild::kSmall : sim::EngineBuild::kStandard;
   o.seed = a.seed;
   o.packets = a.packets;
   o.frame_gap = a.gap;
   o.rec_ready = a.ready;
-  o.trace_path = a.trace;
+  o.trace_path = a.trace.empty() ? "" : wave.write_path();
   o.stim.commands = !a.no_commands;
   o.stim.junk = !a.single_beat;
   o.stim.single_beat = a.single_beat;
@@ -51,7 +50,7 @@ int run_verilator(const ConformArgs& a) {
   o.stim.patched = a.patched;
   o.rerun = a.command_line + (a.trace.empty() ? " --trace conform.fst" : "");
   const bool tty = isatty(2);
-  if (a.packets >= 100000)
+  if (a.packets >= 100000 && (tty || a.progress))
     o.progress = [&](uint64_t n, uint64_t total) {
       if (tty) std::fprintf(stderr, "\r  %llu/%llu frames sent", (unsigned long long)n, (unsigned long long)total);
       else if (n % (total / 10 ? total / 10 : 1) == 0)
@@ -59,6 +58,7 @@ int run_verilator(const ConformArgs& a) {
     };
   const sim::ConformResult res = sim::run_conformance(o);
   if (o.progress && tty) std::fprintf(stderr, "\n");
+  if (!a.trace.empty()) wave.commit_external();
   const double secs = res.wall_seconds > 0 ? res.wall_seconds : 1e-9;
   std::printf("backend verilator, build %s, seed %llu\n", sim::build_name(o.build), (unsigned long long)a.seed);
   std::printf("packets checked:        %llu\n", (unsigned long long)res.stats.packets);
@@ -73,7 +73,7 @@ int run_verilator(const ConformArgs& a) {
   const auto empty = res.coverage.empty_bins(true);
   std::printf("empty bins:             %zu\n", empty.size());
   if (res.mismatch) std::printf("\n%s", res.mismatch_report.c_str());
-  if (json) {
+  if (json.is_open()) {
     nlohmann::json j;
     j["backend"] = "verilator";
     j["build"] = sim::build_name(o.build);
@@ -90,7 +90,8 @@ int run_verilator(const ConformArgs& a) {
     const sim::Coverage& c = res.coverage;
     j["coverage"] = {{"gate_row", c.gate_row}, {"path", c.path}, {"action", c.action},
                      {"parse_class", c.parse_class}, {"driver_error", c.driver_error}, {"hazard", c.hazard}};
-    json << j.dump(2) << "\n";
+    json.stream() << j.dump(2) << "\n";
+    json.commit();
   }
   return res.mismatch ? kExitCheckFailed : kExitOk;
 }
@@ -105,6 +106,8 @@ int run_verilator(const ConformArgs&) {
 #ifdef FLOWSTEER_SC_ENGINE_TOP_PATH
 int run_systemc(const ConformArgs& a) {
   const std::string bench = FLOWSTEER_SC_ENGINE_TOP_PATH;
+  OutputFile wave;  // the bench writes the waveform to the temporary; renamed after it
+  if (!a.trace.empty()) wave.open(a.trace, "--trace");
   if (a.build != "standard") return usage_error("conform", "--backend systemc has the standard build only");
   if (!a.json_path.empty()) return usage_error("conform", "--json: verilator backend only");
   if (access(bench.c_str(), X_OK) != 0)
@@ -117,7 +120,7 @@ int run_systemc(const ConformArgs& a) {
   };
   std::vector<std::string> args = {bench, "--packets", std::to_string(a.packets), "--seed",
                                    std::to_string(a.seed), "--gap", num(a.gap), "--ready", num(a.ready)};
-  if (!a.trace.empty()) args.insert(args.end(), {"--trace", a.trace});
+  if (!a.trace.empty()) args.insert(args.end(), {"--trace", wave.write_path()});
   if (a.no_commands) args.insert(args.end(), {"--txn-rate", "0"});
   if (a.single_beat) args.insert(args.end(), {"--frames", "small"});
   if (a.hash_mode >= 0) args.insert(args.end(), {"--hash", a.hash_mode == 0 ? "toeplitz" : a.hash_mode == 1 ? "symxor" : "jhash"});
@@ -138,7 +141,10 @@ int run_systemc(const ConformArgs& a) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return usage_error("conform", "--backend systemc: lost the bench process");
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFEXITED(status)) {
+    if (!a.trace.empty() && WEXITSTATUS(status) != kExitUsage) wave.commit_external();
+    return WEXITSTATUS(status);
+  }
   std::fprintf(stderr, "flowsteer conform: %s ended by signal %d\n", bench.c_str(), WTERMSIG(status));
   return kExitCheckFailed;
 }
@@ -179,6 +185,7 @@ int cmd_conform(int argc, char** argv) {
   app.add_option("--ready", a.ready, "record sink ready probability (default 0.8)")->check(CLI::Range(0.01, 1.0));
   app.add_option("--json", a.json_path, "write the result as JSON");
   app.add_flag("--no-commands", a.no_commands, "no register traffic after the setup");
+  app.add_flag("--progress", a.progress, "progress on stderr (default: only when stderr is a terminal)");
   app.add_flag("--single-beat", a.single_beat, "only IPv4 TCP/UDP frames of at most 60 bytes (throughput runs)");
   std::string hash, variant;
   app.add_option("--hash", hash, "starting hash mode: toeplitz | symxor | jhash (default: from the seed)")

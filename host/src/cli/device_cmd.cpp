@@ -3,7 +3,14 @@
 #include <iostream>
 #include <memory>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+
 #include "cli_common.h"
+#include "cli_progress.h"
+#include "cli_validate.h"
 #include "flowsteer/device/engine_port.h"
 #include "flowsteer/runs/device_run.h"
 #if defined(FLOWSTEER_HAVE_VERILATOR)
@@ -60,6 +67,8 @@ int cmd_device(int argc, char** argv) {
   app.add_option("--batch", w.max_batch, "frames per drain within a millisecond (default 0 = all; "
                                          "results do not depend on it)");
   app.add_option("--json", json_path, "write the report as JSON");
+  bool progress = false;
+  app.add_flag("--progress", progress, "banner and progress on stderr (default: only when stderr is a terminal)");
   if (auto rc = parse(app, argc, argv)) return *rc;
   setup.num_rx_queues = setup.nr_cpu_ids;
   setup.variant = variant == "original" ? kernel::Variant::kOriginal : kernel::Variant::kPatched;
@@ -74,12 +83,33 @@ int cmd_device(int argc, char** argv) {
   if (backend == "xrt" && xclbin.empty()) return usage_error("device", "--backend xrt needs --xclbin FILE");
   if (backend == "xrt" && !w.pcap.empty())
     return usage_error("device", "--pcap needs a backend with a frame port (model, verilator)");
-  std::ofstream json;
-  if (!json_path.empty()) {
-    json.open(json_path);
-    if (!json) return usage_error("device", "cannot write '" + json_path + "'");
+  if (backend != "verilator" && (!trace.empty() || frame_gap != 0.0 || rec_ready != 1.0))
+    return usage_error("device", "--trace, --frame-gap and --rec-ready need --backend verilator");
+  if (!w.pcap.empty()) {  // the capture is held in memory: about its size again, at worst
+    struct stat st {};
+    if (stat(w.pcap.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+      check_memory(uint64_t(st.st_size) * 3, "--pcap " + quote(w.pcap));
   }
-  std::cerr << "flowsteer device: " << backend << " backend, seed " << w.seed << "\n";
+  // the synthetic frames: one per flow, ~100 bytes each with its bookkeeping
+  check_memory(uint64_t(w.flows) * 160, "--flows " + std::to_string(w.flows));
+  OutputFile json, wave;
+  if (!json_path.empty()) json.open(json_path, "--json");
+  if (!trace.empty()) wave.open(trace, "--trace");
+  const bool show = progress || isatty(STDERR_FILENO);
+  // The banner once the engine took the setup (errors before it are one line); then progress.
+  Progress bar("device", show, 0, "ms of virtual time");
+  bool banner = false;
+  auto hook = [&](uint64_t now, uint64_t end, uint64_t frames) {
+    if (!show) return;
+    if (!banner) {
+      std::fprintf(stderr, "flowsteer device: %s backend, seed %llu\n", backend.c_str(), (unsigned long long)w.seed);
+      banner = true;
+      bar.set_total(end);
+    }
+    (void)frames;
+    bar.update(now);
+  };
+  runs::DeviceReport rep;
   try {
     std::unique_ptr<device::EnginePort> port;
     if (backend == "model") {
@@ -91,26 +121,52 @@ int cmd_device(int argc, char** argv) {
       port = device::open_model_port(caps);
     } else if (backend == "verilator") {
 #if defined(FLOWSTEER_HAVE_VERILATOR)
+      // One setup for both: the model of the build's sizes runs first (it also refuses a
+      // setup the build cannot hold, before the slow run), then the RTL; the two reports
+      // must be equal.
+      const sim::EngineBuild eb = build == "small" ? sim::EngineBuild::kSmall : sim::EngineBuild::kStandard;
+      auto model = device::open_model_port(sim::verilator_caps(eb));
+      const runs::DeviceReport m = runs::run_device(*model, setup, w);
       sim::EngineSimOptions o;
-      o.build = build == "small" ? sim::EngineBuild::kSmall : sim::EngineBuild::kStandard;
+      o.build = eb;
       o.seed = w.seed;
       o.frame_gap = frame_gap;
       o.rec_ready = rec_ready;
-      o.trace_path = trace;
+      o.trace_path = trace.empty() ? "" : wave.write_path();
       port = sim::open_verilator_port(o);
+      runs::DeviceWorkload wv = w;
+      wv.progress = hook;
+      rep = runs::run_device(*port, setup, wv);
+      bar.done();
+      port.reset();  // closes the waveform
+      if (!trace.empty()) wave.commit_external();
+      runs::print_device_report(std::cout, rep);
+      if (const std::string diff = runs::first_difference(m, rep); !diff.empty()) {
+        std::cerr << "flowsteer device: the simulated engine differs from the model of its build: "
+                  << one_line(diff) << "\n";
+        return kExitCheckFailed;
+      }
 #endif
     } else {
       port = device::open_xrt_port(xclbin, device_index);
     }
-    runs::DeviceReport rep = runs::run_device(*port, setup, w);
-    runs::print_device_report(std::cout, rep);
-    if (json) runs::write_device_json(json, rep);
+    if (backend != "verilator") {
+      runs::DeviceWorkload wm = w;
+      wm.progress = hook;
+      rep = runs::run_device(*port, setup, wm);
+      bar.done();
+      runs::print_device_report(std::cout, rep);
+    }
   } catch (const bus::DeviceError& e) {
     return usage_error("device", e.what());
   } catch (const std::invalid_argument& e) {
     return usage_error("device", e.what());
   } catch (const std::runtime_error& e) {  // unreadable pcap
     return usage_error("device", e.what());
+  }
+  if (json.is_open()) {
+    runs::write_device_json(json.stream(), rep);
+    json.commit();
   }
   return kExitOk;
 }

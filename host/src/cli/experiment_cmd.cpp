@@ -6,7 +6,12 @@
 #include <fstream>
 #include <iostream>
 
+#include <algorithm>
+#include <thread>
+
 #include "cli_common.h"
+#include "cli_validate.h"
+#include "flowsteer/kernel/kernel.h"
 #include "flowsteer/runs/experiment.h"
 
 namespace flowsteer::cli {
@@ -30,8 +35,7 @@ int cmd_experiment(int argc, char** argv) {
   app.add_option("--flows", b.flows, "TCP flows (default 12000)");
   app.add_option("--cpus", b.cpus, "CPUs = RX queues, 1:1 rmap (default 144)");
   app.add_option("--rps-flow-cnt", sizes_text,
-                 "per-queue table sizes (default 256 512 ... 32768); comma or space separated")
-      ->delimiter(',');
+                 "per-queue table sizes (default 256 512 ... 32768); comma or space separated");
   app.add_option("--variant", kinds_text,
                  "configurations, comma separated: original, patched (the ice mirror), engine "
                  "(hardware engine, patched mode), engine-original (default original,patched,engine)")
@@ -80,13 +84,24 @@ int cmd_experiment(int argc, char** argv) {
   app.add_flag("--check", force_check, "apply the shape checks even off the seed's scale");
   app.add_flag("--no-check", no_check, "do not apply the shape checks");
   app.add_flag("--quiet", quiet, "no progress on stderr");
+  bool show_progress = false;
+  app.add_flag("--progress", show_progress, "banner and progress on stderr (default: only when stderr is a terminal)");
   if (auto rc = parse(app, argc, argv)) return *rc;
 
   try {
     if (!sizes_text.empty()) {
       cfg.sizes.clear();
-      for (const auto& s : sizes_text)
-        cfg.sizes.push_back(uint32_t(parse_number(s, "--rps-flow-cnt", 1u << 24)));
+      for (const auto& arg : sizes_text) {  // every comma-separated item, none empty
+        size_t start = 0;
+        for (;;) {
+          const size_t comma = arg.find(',', start);
+          const std::string item = arg.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+          if (item.empty()) throw std::invalid_argument("--rps-flow-cnt: empty item in " + quote(arg));
+          cfg.sizes.push_back(uint32_t(parse_number(item, "--rps-flow-cnt", 1u << 24)));
+          if (comma == std::string::npos) break;
+          start = comma + 1;
+        }
+      }
     }
   } catch (const std::invalid_argument& e) {
     return usage_error("experiment", e.what());
@@ -105,15 +120,30 @@ int cmd_experiment(int argc, char** argv) {
   b.match = match == "flow_id" ? driver::MatchMode::kFlowId : driver::MatchMode::kTuple;
   cfg.threads = threads;
   if (std::string err = system::validate(b); !err.empty()) return usage_error("experiment", err);
-  for (const auto* path : {&json_path, &csv_path, &plot_path}) {
-    if (path->empty()) continue;
-    std::ofstream probe(*path, std::ios::app);
-    if (!probe) return usage_error("experiment", "cannot write '" + *path + "'");
+  for (uint32_t s : cfg.sizes) {
+    system::SystemConfig one = b;
+    one.rps_flow_cnt = s;
+    if (std::string err = system::validate(one); !err.empty()) return usage_error("experiment", err);
   }
+  {  // memory before allocating: the runs that go at once, each with its largest tables
+    uint64_t max_slots = 0;
+    for (uint32_t s : cfg.sizes) max_slots = std::max<uint64_t>(max_slots, uint64_t(b.cpus) * kernel::roundup_pow_of_two(s));
+    const uint64_t per_run = max_slots * 48 + uint64_t(b.flows) * 512 + (uint64_t(8) << 20);
+    const uint64_t n_runs = uint64_t(cfg.sizes.size()) * cfg.kinds.size();
+    const uint64_t at_once = std::min<uint64_t>(n_runs, threads ? threads : std::max(1u, std::thread::hardware_concurrency()));
+    check_memory(per_run * at_once, std::to_string(at_once) + " concurrent run(s) of --cpus " + std::to_string(b.cpus) +
+                                        " x --rps-flow-cnt " + std::to_string(max_slots / b.cpus));
+  }
+  OutputFile json_out, csv_out, plot_out;  // checked now, renamed into place after the run
+  if (!json_path.empty()) json_out.open(json_path, "--json");
+  if (!csv_path.empty()) csv_out.open(csv_path, "--csv");
+  if (!plot_path.empty()) plot_out.open(plot_path, "--plot");
 
   const bool tty = isatty(STDERR_FILENO);
-  std::cerr << "flowsteer experiment: seed " << b.seed << ", " << cfg.sizes.size() * cfg.kinds.size()
-            << " runs of " << b.duration_s << " s virtual\n";
+  if (!tty && !show_progress) quiet = true;
+  if (!quiet)
+    std::cerr << "flowsteer experiment: seed " << b.seed << ", " << cfg.sizes.size() * cfg.kinds.size()
+              << " runs of " << b.duration_s << " s virtual\n";
   auto t0 = std::chrono::steady_clock::now();
   int last_pct = -1;
   auto progress = [&](uint64_t done, uint64_t total) {
@@ -140,17 +170,18 @@ int cmd_experiment(int argc, char** argv) {
   if (!apply_checks && !no_check)
     std::cout << "\nShape checks: skipped (not the seed's 12000 flows x 144 CPUs; --check forces them)\n";
 
-  if (!json_path.empty()) {
-    std::ofstream f(json_path);
-    runs::write_json(f, res);
+  if (json_out.is_open()) {
+    runs::write_json(json_out.stream(), res);
+    json_out.commit();
   }
-  if (!csv_path.empty()) {
-    std::ofstream f(csv_path);
-    runs::write_csv(f, res);
+  if (csv_out.is_open()) {
+    runs::write_csv(csv_out.stream(), res);
+    csv_out.commit();
   }
-  if (!plot_path.empty()) {
-    if (std::string err = runs::write_plot(plot_path, res); !err.empty())
+  if (plot_out.is_open()) {
+    if (std::string err = runs::write_plot(plot_out.write_path(), res); !err.empty())
       return usage_error("experiment", err);
+    plot_out.commit_external();
   }
   return res.shape_ok() ? kExitOk : kExitCheckFailed;
 }

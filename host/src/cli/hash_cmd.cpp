@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "cli_validate.h"
 #include "flowsteer/hash/hash.h"
 #include "flowsteer/tuple.h"
 
@@ -23,16 +24,17 @@ int hex_digit(char c) {
   return -1;
 }
 
-// "6d5a56..." or "0x6d5a56...": an even, non-zero number of hex digits.
-std::vector<uint8_t> parse_hex(const std::string& text, const std::string& what) {
+// "6d5a56..." or "0x6d5a56...": an even number of hex digits (none only if allow_empty:
+// the Toeplitz hash of zero input bytes is 0).
+std::vector<uint8_t> parse_hex(const std::string& text, const std::string& what, bool allow_empty = false) {
   std::string t = text;
   if (t.size() >= 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t = t.substr(2);
-  if (t.empty()) throw BadArg(what + ": empty hex string");
-  if (t.size() % 2) throw BadArg(what + ": odd number of hex digits in '" + text + "'");
+  if (t.empty() && !allow_empty) throw BadArg(what + ": empty hex string");
+  if (t.size() % 2) throw BadArg(what + ": odd number of hex digits in " + quote(text));
   std::vector<uint8_t> out(t.size() / 2);
   for (size_t i = 0; i < out.size(); ++i) {
     int hi = hex_digit(t[2 * i]), lo = hex_digit(t[2 * i + 1]);
-    if (hi < 0 || lo < 0) throw BadArg(what + ": '" + text + "' is not hex");
+    if (hi < 0 || lo < 0) throw BadArg(what + ": " + quote(text) + " is not hex");
     out[i] = uint8_t(hi << 4 | lo);
   }
   return out;
@@ -53,7 +55,7 @@ std::vector<uint32_t> parse_words(const std::string& text) {
     size_t comma = text.find(',', start);
     std::string item = text.substr(start, comma == std::string::npos ? std::string::npos
                                                                        : comma - start);
-    if (item.empty()) throw BadArg("--words: empty item in '" + text + "'");
+    if (item.empty()) throw BadArg("--words: empty item in " + quote(text));
     words.push_back(uint32_t(number(item, "--words", 0xFFFFFFFFu)));
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -85,14 +87,23 @@ int cmd_hash(int argc, char** argv) {
   auto* o_dport = app.add_option("--dport", dport_s, "destination port (with --sport)");
   auto* o_input = app.add_option("--input-hex", input_hex, "raw Toeplitz input bytes, hex");
   auto* o_words = app.add_option("--words", words_s, "comma-separated u32 words (jhash3: 3)");
-  if (auto rc = parse(app, argc, argv)) return *rc;
+  // CLI11 takes an empty value for a missing one; the Toeplitz hash of no bytes is 0, so
+  // --input-hex "" is spelled "0x" (no digits) for it.
+  std::vector<std::string> args(argv, argv + argc);
+  for (size_t i = 1; i < args.size(); ++i)
+    if ((args[i - 1] == "--input-hex" && args[i].empty())) args[i] = "0x";
+    else if (args[i] == "--input-hex=") args[i] = "--input-hex=0x";
+  if (!args.empty() && args.back() == "--input-hex=") args.back() = "--input-hex=0x";
+  std::vector<char*> av;
+  for (auto& a : args) av.push_back(a.data());
+  if (auto rc = parse(app, int(av.size()), av.data())) return *rc;
 
   try {
     const bool toeplitz_algo = algo == "toeplitz" || algo == "toeplitz-symxor";
     const bool tuple_algo = toeplitz_algo || algo == "jhash-sym";
     const bool jhash_raw = algo == "jhash3" || algo == "jhash2";
     if (!tuple_algo && !jhash_raw)
-      throw BadArg("unknown --algo '" + algo +
+      throw BadArg("unknown --algo " + quote(algo) +
                    "' (expected toeplitz, toeplitz-symxor, jhash-sym, jhash3 or jhash2)");
     auto reject = [&](CLI::Option* o, const char* name) {
       if (o->count()) throw BadArg(std::string(name) + " does not apply to --algo " + algo);
@@ -120,7 +131,7 @@ int cmd_hash(int argc, char** argv) {
     } else if (o_input->count()) {
       for (auto* o : {o_src, o_dst, o_sport, o_dport})
         if (o->count()) throw BadArg(o->get_name() + " cannot be combined with --input-hex");
-      h = toeplitz_checked(parse_hex(input_hex, "--input-hex"), key);
+      h = toeplitz_checked(parse_hex(input_hex, "--input-hex", true), key);
     } else {
       if (!o_src->count() || !o_dst->count())
         throw BadArg("--algo " + algo + " needs --src and --dst" +
@@ -129,8 +140,8 @@ int cmd_hash(int argc, char** argv) {
         throw BadArg("--sport and --dport must be given together");
       const bool with_ports = o_sport->count() > 0;
       FlowTuple t, d;
-      if (!parse_ip(src, t, true)) throw BadArg("--src: '" + src + "' is not an IP address");
-      if (!parse_ip(dst, d, false)) throw BadArg("--dst: '" + dst + "' is not an IP address");
+      if (!parse_ip(src, t, true)) throw BadArg("--src: " + quote(src) + " is not an IP address");
+      if (!parse_ip(dst, d, false)) throw BadArg("--dst: " + quote(dst) + " is not an IP address");
       if (t.family != d.family)
         throw BadArg("--src and --dst are of different address families");
       t.dst = d.dst;

@@ -1,9 +1,13 @@
 // flowsteer: one binary, one verb per job (DESIGN.md "The command line").
+#include <cerrno>
 #include <cstring>
 #include <iostream>
 #include <string>
 
+#include <new>
+
 #include "cli_common.h"
+#include "cli_validate.h"
 
 namespace flowsteer::cli {
 int cmd_conform(int argc, char** argv);  // conform_cmd.cpp
@@ -52,12 +56,25 @@ int main(int argc, char** argv) {
   }
   for (const auto& v : kVerbs) {
     if (verb == v.name) {
+      namespace c = flowsteer::cli;
+      int rc;
       try {
-        return v.run(argc - 1, argv + 1);
-      } catch (const std::exception& e) {
-        std::cerr << "flowsteer " << verb << ": " << e.what() << "\n";
-        return flowsteer::cli::kExitUsage;
+        rc = v.run(argc - 1, argv + 1);
+      } catch (const std::bad_alloc&) {
+        std::cerr << "flowsteer " << verb << ": out of memory (an allocation failed; smaller tables or "
+                  << "fewer flows need less)\n";
+        return c::kExitUsage;
+      } catch (const std::exception& e) {  // UsageError and anything a run lets through: one line
+        return c::usage_error(verb, e.what());
       }
+      errno = 0;
+      if (!c::flush_stdout()) {  // a result that did not reach stdout is not a success
+        const int e = errno;
+        std::cerr << "flowsteer " << verb << ": cannot write standard output"
+                  << (e ? std::string(": ") + std::strerror(e) : std::string()) << "\n";
+        return rc == c::kExitOk ? c::kExitUsage : rc;
+      }
+      return rc;
     }
   }
   std::cerr << "flowsteer: unknown verb '" << verb << "' (try flowsteer --help)\n";

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli_common.h"
+#include "cli_validate.h"
 #include "flowsteer/runs/scenario.h"
 
 namespace flowsteer::cli {
@@ -23,28 +24,31 @@ int cmd_scenario(int argc, char** argv) {
   std::istream* in = &std::cin;
   if (trace != "-") {
     file.open(trace);
-    if (!file) return usage_error("scenario", "cannot read trace '" + trace + "'");
+    if (!file) return usage_error("scenario", "cannot read trace " + quote(trace));
     in = &file;
   }
-  std::ofstream outfile;
+  OutputFile outfile;  // checked before the run, committed (renamed into place) after it
   std::ostream* out = &std::cout;
   if (!json_out.empty()) {
-    outfile.open(json_out, std::ios::trunc);
-    if (!outfile) return usage_error("scenario", "cannot write '" + json_out + "'");
-    out = &outfile;
+    outfile.open(json_out, "--json-out");
+    out = &outfile.stream();
   }
 
   runs::ModelBackend backend;
   runs::ScenarioRunner runner(backend);
+  const std::string name = trace == "-" ? "<stdin>" : trace;
   try {
     runner.run(*in, *out);
   } catch (const runs::ScenarioError& e) {
     out->flush();
-    return usage_error("scenario", std::string(trace == "-" ? "<stdin>" : trace) + ": " + e.what());
+    return usage_error("scenario", name + ": " + e.what());
   }
-  if (in->bad()) return usage_error("scenario", "error reading trace '" + trace + "'");
-  out->flush();
-  if (!*out) return usage_error("scenario", "error writing the results");
+  if (in->bad()) return usage_error("scenario", "error reading trace " + quote(name));
+  if (outfile.is_open()) {
+    outfile.commit();  // UsageError naming --json-out on a failed write
+  } else if (!flush_stdout()) {
+    return usage_error("scenario", "error writing the results to standard output");
+  }
   return kExitOk;
 }
 

@@ -102,7 +102,10 @@ class PcapTraffic : public Traffic {
       nic::ParsedFrame p = nic::parse_frame(f.data, f.caplen);
       uint32_t cpu = 0;
       if (p.is_ip()) cpu = conns.emplace(connection_key(p.tuple), uint32_t(conns.size())).first->second % cpus;
-      frames_.emplace_back(f.data, f.data + f.caplen);
+      // zero captured bytes: malformed, never fatal; one zero byte (a stream cannot carry
+      // an empty frame) parses as truncated on every backend, as in `flowsteer replay`
+      if (f.caplen) frames_.emplace_back(f.data, f.data + f.caplen);
+      else frames_.emplace_back(1, uint8_t(0));
       ms_.push_back(ms);
       cpu_.push_back(cpu);
     });
@@ -174,6 +177,7 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
     std::vector<engine::OutputRecord> recs;
     std::vector<bool> enqueued(setup.nr_cpu_ids, false);  // records name the CPUs whose tail moved
     const uint64_t end_ms = traffic->end_ms();
+    if (w.progress) w.progress(0, end_ms, 0);
     for (uint64_t now = 0; now < end_ms;) {
       batch.clear();
       traffic->due(now, batch);
@@ -203,12 +207,14 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
           enqueued[c] = false;
         }
       service(now);
+      if (w.progress) w.progress(now, end_ms, rep.frames);
       now = std::min(traffic->next_after(now), next_service(now));
     }
   } else {
     // A card: the runtime keeps the filters of live traffic for duration_s of wall time;
     // the backlogs are processed every millisecond.
     const uint64_t end_ms = uint64_t(w.duration_s * 1000.0);
+    if (w.progress) w.progress(0, end_ms, 0);
     auto start = std::chrono::steady_clock::now();
     for (uint64_t now = 0; now < end_ms; ++now) {
       std::this_thread::sleep_until(start + std::chrono::milliseconds(now));
@@ -245,6 +251,34 @@ DeviceReport run_device(bus::RegisterBus& bus, const driver::EngineSetup& setup,
                         const FrameSink& frames) {
   auto port = device::open_callback_port(bus, frames, frames ? "callback" : "registers");
   return run_device(*port, setup, w);
+}
+
+std::string first_difference(const DeviceReport& a, const DeviceReport& b) {
+  auto num = [](const std::string& what, uint64_t x, uint64_t y) {
+    return what + " " + std::to_string(x) + " vs " + std::to_string(y);
+  };
+  if (a.frames != b.frames) return num("frames", a.frames, b.frames);
+  for (size_t i = 0; i < std::min(a.counters.size(), b.counters.size()); ++i) {
+    if (i >= size_t(r::Counter::kHazardStalls) && i <= size_t(r::Counter::kHazardStalls) + 2) continue;  // the RTL's own
+    if (a.counters[i] != b.counters[i]) return num("CNT_" + counter_name(uint32_t(i)), a.counters[i], b.counters[i]);
+  }
+  const auto &x = a.runtime, &y = b.runtime;
+  if (x.steer_c != y.steer_c) return num("runtime Steer-C", x.steer_c, y.steer_c);
+  if (x.add != y.add) return num("runtime Add", x.add, y.add);
+  if (x.del != y.del) return num("runtime Del", x.del, y.del);
+  if (a.syncs != b.syncs) return num("syncs", a.syncs, b.syncs);
+  for (size_t q = 0; q < std::min(a.queue_packets.size(), b.queue_packets.size()); ++q)
+    if (a.queue_packets[q] != b.queue_packets[q])
+      return num("frames of rx-" + std::to_string(q), a.queue_packets[q], b.queue_packets[q]);
+  for (size_t c = 0; c < std::min(a.cpu_packets.size(), b.cpu_packets.size()); ++c)
+    if (a.cpu_packets[c] != b.cpu_packets[c])
+      return num("frames enqueued on cpu" + std::to_string(c), a.cpu_packets[c], b.cpu_packets[c]);
+  if (a.filter_count != b.filter_count) return num("FLT_COUNT", a.filter_count, b.filter_count);
+  for (size_t i = 0; i < std::min(a.filters.size(), b.filters.size()); ++i)
+    if (!(a.filters[i] == b.filters[i])) return "filter row " + std::to_string(i) + " (" + to_string(a.filters[i].tuple) + ")";
+  if (a.filters.size() != b.filters.size()) return num("filter rows", a.filters.size(), b.filters.size());
+  if (a.sock_writes != b.sock_writes) return num("sock-table stores", a.sock_writes, b.sock_writes);
+  return "";
 }
 
 std::string counter_name(uint32_t i) {

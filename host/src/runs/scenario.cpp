@@ -3,6 +3,8 @@
 // mirror (spec 7).
 #include "flowsteer/runs/scenario.h"
 
+#include "flowsteer/quote.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -18,7 +20,7 @@ using nlohmann::ordered_json;
 namespace {
 
 std::string describe(const std::string& field, const std::string& what) {
-  return field.empty() ? what : "field '" + field + "': " + what;
+  return field.empty() ? what : "field " + quote_bytes(field) + ": " + what;
 }
 
 const char* type_name(const json& v) {
@@ -60,12 +62,12 @@ uint64_t to_u64(const json& v, const std::string& field, uint64_t min, uint64_t 
                        : std::isdigit(static_cast<unsigned char>(c))))
         ok = false;
     if (!ok) {
-      if (!text.empty() && text[0] == '-') throw range(text);
-      throw FieldError(field, "'" + text + "' is not a number (decimal or \"0x...\")");
+      if (!text.empty() && text[0] == '-') throw range(quote_bytes(text));
+      throw FieldError(field, quote_bytes(text) + " is not a number (decimal or \"0x...\")");
     }
     errno = 0;
     unsigned long long r = std::strtoull(digits.c_str(), nullptr, base);
-    if (errno == ERANGE || r < min || r > max) throw range(text);
+    if (errno == ERANGE || r < min || r > max) throw range(quote_bytes(text));
     x = r;
   } else {
     throw FieldError(field, std::string("expected a number (or a decimal/\"0x...\" string), got ") +
@@ -95,7 +97,7 @@ class Fields {
     for (auto it = obj.begin(); it != obj.end(); ++it)
       if (!allowed.count(it.key()))
         throw FieldError(path(it.key()), "unknown field for " +
-                                             (prefix_.empty() ? "op '" + op + "'" : "'" + prefix_ + "'"));
+                                             (prefix_.empty() ? "op " + quote_bytes(op) : quote_bytes(prefix_)));
   }
   std::string path(const std::string& key) const {
     return prefix_.empty() ? key : prefix_ + "." + key;
@@ -130,19 +132,19 @@ ConfigEvent parse_config(const Fields& f) {
     std::string s = to_string_field(*v, "variant");
     if (s == "original") ev.variant = kernel::Variant::kOriginal;
     else if (s == "patched") ev.variant = kernel::Variant::kPatched;
-    else throw FieldError("variant", "'" + s + "' is not \"original\" or \"patched\"");
+    else throw FieldError("variant", quote_bytes(s) + " is not \"original\" or \"patched\"");
   }
   if (auto* v = f.get("slot")) {
     std::string s = to_string_field(*v, "slot");
     if (s == "log") ev.slot = kernel::SlotMode::kLog;
     else if (s == "mask") ev.slot = kernel::SlotMode::kMask;
-    else throw FieldError("slot", "'" + s + "' is not \"log\" or \"mask\"");
+    else throw FieldError("slot", quote_bytes(s) + " is not \"log\" or \"mask\"");
   }
   if (auto* v = f.get("match")) {
     std::string s = to_string_field(*v, "match");
     if (s == "tuple") ev.match = driver::MatchMode::kTuple;
     else if (s == "flow_id") ev.match = driver::MatchMode::kFlowId;
-    else throw FieldError("match", "'" + s + "' is not \"tuple\" or \"flow_id\"");
+    else throw FieldError("match", quote_bytes(s) + " is not \"tuple\" or \"flow_id\"");
   }
   if (auto* v = f.get("rps_flow_cnt")) {
     std::vector<uint64_t> counts;
@@ -187,13 +189,13 @@ PacketEvent parse_packet(const Fields& f) {
   if (proto == "tcp") t.proto = kIpProtoTcp;
   else if (proto == "udp") t.proto = kIpProtoUdp;
   else if (proto == "other") t.proto = 0;  // any non-TCP/UDP protocol (spec 7.2 R5)
-  else throw FieldError("flow.proto", "'" + proto + "' is not \"tcp\", \"udp\" or \"other\"");
+  else throw FieldError("flow.proto", quote_bytes(proto) + " is not \"tcp\", \"udp\" or \"other\"");
   t.family = uint8_t(family);
   for (bool src : {true, false}) {
     const char* key = src ? "src" : "dst";
     std::string text = to_string_field(ff.need(key), ff.path(key));
     if (!parse_ip(text, t, src) || t.family != family)
-      throw FieldError(ff.path(key), "'" + text + "' is not an IPv" + std::to_string(family) +
+      throw FieldError(ff.path(key), quote_bytes(text) + " is not an IPv" + std::to_string(family) +
                                          " address");
   }
   bool ports = t.proto != 0;  // required for TCP/UDP, optional (0) otherwise
@@ -267,8 +269,8 @@ Event parse_event(const json& j) {
     Fields f(j, "", {}, op);
     return DumpEvent{};
   }
-  throw FieldError("op", "unknown op '" + op +
-                             "' (config, record, packet, drain, head_add, online, sync, time, dump)");
+  throw FieldError("op", "unknown op " + quote_bytes(op) +
+                             " (config, record, packet, drain, head_add, online, sync, time, dump)");
 }
 
 // ---- JSON results ----------------------------------------------------------------------
@@ -546,15 +548,26 @@ ordered_json ScenarioRunner::apply(const Event& ev, size_t line) {
 
 std::optional<ordered_json> ScenarioRunner::feed_line(const std::string& raw) {
   const size_t line = ++line_;
-  size_t first = raw.find_first_not_of(" \t\r\n");
+  size_t first = raw.find_first_not_of(" \t\r\n\v\f");  // blank lines are skipped
   if (first == std::string::npos || raw[first] == '#') return std::nullopt;
   json j;
   try {
     j = json::parse(raw);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number overflow
     std::string msg = e.what();
     if (auto p = msg.find("] "); p != std::string::npos && msg[0] == '[') msg = msg.substr(p + 2);
     if (auto p = msg.find("at line 1, column"); p != std::string::npos) msg.erase(p + 3, 8);
+    if (auto p = msg.find("; last read: '"); p != std::string::npos) {  // the token, bounded
+      std::string token = msg.substr(p + 14);
+      if (!token.empty() && token.back() == '\'') token.pop_back();
+      msg = msg.substr(0, p) + "; last read: " + quote_bytes(token);
+    }
+    if (auto p = msg.find(" parsing '"); p != std::string::npos) {  // the number, bounded
+      std::string token = msg.substr(p + 10);
+      if (!token.empty() && token.back() == '\'') token.pop_back();
+      msg = msg.substr(0, p) + " parsing " + quote_bytes(token);
+    }
+    if (msg.size() > 240) msg = msg.substr(0, 240) + "...";
     throw ScenarioError(line, "", "not valid JSON (" + msg + ")");
   }
   Event ev;
@@ -567,12 +580,23 @@ std::optional<ordered_json> ScenarioRunner::feed_line(const std::string& raw) {
 }
 
 void ScenarioRunner::run(std::istream& in, std::ostream& out) {
+  // Lines end with LF, CRLF or a lone CR; a UTF-8 byte-order mark at the start is skipped.
   std::string raw;
-  while (std::getline(in, raw)) {
-    if (auto o = feed_line(raw)) {
+  bool first = true;
+  auto feed = [&](const std::string& line) {
+    if (auto o = feed_line(line)) {
       out << o->dump() << '\n';
       out.flush();
     }
+  };
+  while (std::getline(in, raw)) {
+    if (first && raw.compare(0, 3, "\xEF\xBB\xBF") == 0) raw.erase(0, 3);
+    first = false;
+    if (!raw.empty() && raw.back() == '\r') raw.pop_back();  // CRLF
+    size_t start = 0;
+    for (size_t cr; (cr = raw.find('\r', start)) != std::string::npos; start = cr + 1)
+      feed(raw.substr(start, cr - start));  // CR-only line ends
+    feed(start ? raw.substr(start) : raw);
   }
 }
 

@@ -384,8 +384,9 @@ std::string validate(const SystemConfig& c) {
   if (c.service_period_ms == 0) return "--service-period-ms must be >= 1";
   if (!(c.min_service_share > 0) || c.min_service_share > 1) return "--min-service-share must be in (0, 1]";
   if (c.lut_size == 0 || (c.lut_size & (c.lut_size - 1))) return "--lut-size must be a power of two";
-  if (c.udp_share < 0 || c.udp_share > 1) return "--udp-share must be in [0, 1]";
-  if (c.migrations_per_s < 0) return "--migrations-per-s must be >= 0";
+  if (!(c.udp_share >= 0 && c.udp_share <= 1)) return "--udp-share must be in [0, 1]";  // NaN too
+  // at most one move per flow per millisecond: the credit loop stays bounded (NaN, inf refused)
+  if (!(c.migrations_per_s >= 0 && c.migrations_per_s <= 1000)) return "--migrations-per-s must be in [0, 1000]";
   return {};
 }
 

@@ -29,6 +29,9 @@ struct DeviceWorkload {
   // between two drains of one millisecond, so the total order, and every result, is the
   // same for any value; only the pipeline's occupancy changes.
   uint32_t max_batch = 0;
+  // Called once the engine is configured (now 0) and after each millisecond with work:
+  // virtual time, its end and the frames sent so far (progress display; may be empty).
+  std::function<void(uint64_t now_ms, uint64_t end_ms, uint64_t frames)> progress;
 };
 
 // A filter the runtime lists, read back from the engine with FLT LOOKUP of its tuple.
@@ -79,6 +82,10 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
 using FrameSink = std::function<bool(const uint8_t*, size_t, engine::OutputRecord* rec)>;
 DeviceReport run_device(bus::RegisterBus& bus, const driver::EngineSetup& setup,
                         const DeviceWorkload& w, const FrameSink& frames);
+
+// The first difference between two runs' results (counters but the RTL's own hazard
+// counters, runtime counters, per-queue/CPU frames, filter table), or "".
+std::string first_difference(const DeviceReport& a, const DeviceReport& b);
 
 // CNT_* name of a counter index ("PKTS", "PARSE_IPV4_TCP", "CNT13").
 std::string counter_name(uint32_t index);

@@ -11,7 +11,11 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
+#include "flowsteer/driver/engine_driver.h"
 #include "flowsteer/engine/engine_model.h"
+#include "flowsteer/engine/engine_regs.h"
 
 namespace flowsteer::runs {
 
@@ -60,7 +64,9 @@ class ReplayEngine {
  public:
   virtual ~ReplayEngine() = default;
   virtual engine::OutputRecord packet(const uint8_t* frame, size_t len) = 0;
-  virtual void backlogs_processed() = 0;              // every head catches up with its tail
+  // The backlogs of `cpus` (those a record enqueued on since the last call) were processed:
+  // their heads catch up with their tails. Only they moved, so only they cost register work.
+  virtual void backlogs_processed(const std::vector<uint32_t>& cpus) = 0;
   virtual void service(uint64_t now_ms) = 0;          // the runtime's sync pass
   virtual void take_events(uint64_t now_ms) = 0;      // the runtime takes new engine events
   virtual void sock_record(uint32_t hash, uint32_t cpu) = 0;  // the app read on `cpu`
@@ -81,6 +87,19 @@ void for_each_pcap_frame(const std::string& path, const std::function<void(const
 ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg);
 // The same through any engine (cfg sizes the summary: cpus for the app placement).
 ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg, ReplayEngine& eng);
+
+// The deployment a replay configures (the driver's knobs): one setup for every backend, so
+// the model and the RTL hold the same tables (the driver rounds rps_flow_cnt like sysfs and
+// sizes the default sock table as cpus x rounded rps_flow_cnt).
+driver::EngineSetup replay_setup(const ReplayConfig& cfg);
+// The golden register model with `caps` behind the register-level driver, configured by
+// replay_setup(cfg); throws driver::KnobError (one line) for a setup the caps cannot hold.
+std::unique_ptr<ReplayEngine> make_model_replay_engine(const ReplayConfig& cfg, const engine::EngineCaps& caps);
+// Counters and end state read through the driver (any register backend).
+void read_driver_counters(driver::EngineDriver& drv, driver::ArfsRuntime& rt, ReplayResult& r);
+// The first difference between two summaries (connection order, then per connection), or "".
+std::string first_difference(const ReplayResult& a, const ReplayResult& b);
+std::string endpoint_text(const FlowTuple& t, bool src);
 
 void print_replay(std::ostream& os, const ReplayResult& r);
 void write_replay_json(std::ostream& os, const ReplayResult& r);
