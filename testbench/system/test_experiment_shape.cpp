@@ -163,3 +163,48 @@ TEST(SystemExperiment, MigrationsRetargetWithoutAdds) {
     EXPECT_LT(adds, steers / 10) << flowsteer::kernel::variant_name(v);
   }
 }
+
+// The service task runs behind (spec 7.3, 7.7): costed runs hold ICE_SERVICE_SCHED, so the
+// thrash's add/delete cycle slows down and some runs come from the 1 s timer only.
+TEST(SystemExperiment, CostlyServiceRunsSlowTheThrash) {
+  SystemConfig c;
+  c.cpus = 16;
+  c.flows = 1200;
+  c.rps_flow_cnt = 256;
+  c.variant = Variant::kOriginal;
+  c.duration_s = 6;
+  c.warmup_s = 3;
+  c.teardown_s = 1;
+  c.walk_ns = c.write_ns = c.devres_ns = 0;
+  SystemResult fast = run_system(c);
+  EXPECT_DOUBLE_EQ(fast.service_busy_s, 0.0);
+  c.write_ns = 2'000'000;  // 2 ms per filter written: every run outlasts the re-steers
+  SystemResult slow = run_system(c);
+  EXPECT_GT(slow.service_busy_s, 1.0);
+  EXPECT_GT(slow.timer_runs, 0u);
+  EXPECT_LT(slow.service_runs, fast.service_runs / 4);
+  EXPECT_LT(slow.rate_per_s(&ArfsCounters::add), fast.rate_per_s(&ArfsCounters::add) / 4);
+  // Pending entries wait longer, so each add collects more steers.
+  EXPECT_GT(slow.rate_per_s(&ArfsCounters::steer_c) / slow.rate_per_s(&ArfsCounters::add),
+            2 * fast.rate_per_s(&ArfsCounters::steer_c) / fast.rate_per_s(&ArfsCounters::add));
+}
+
+// The flows end: after the traffic stops, the service task expires the entries whose CPU saw a
+// window's worth of other flows' skbs after their flow's last one (spec 4.2); Del <= Add.
+TEST(SystemExperiment, FlowEndExpiresWithSmallWindows) {
+  SystemConfig c;
+  c.cpus = 16;
+  c.flows = 1600;
+  c.rps_flow_cnt = 16;  // window 160 skbs: ~0.16 s of a CPU's traffic
+  c.variant = Variant::kPatched;
+  c.duration_s = 6;
+  c.warmup_s = 3;
+  c.start_spread_s = 2;
+  c.teardown_s = 3;
+  SystemResult r = run_system(c);
+  EXPECT_GT(r.at_end.del, r.at_steady_end.del + r.at_steady_end.add / 4);
+  EXPECT_LE(r.projected(&ArfsCounters::del), r.projected(&ArfsCounters::add));
+  c.start_spread_s = 0;  // every flow ends at once: nothing moves a head after its end
+  SystemResult same = run_system(c);
+  EXPECT_LT(same.at_end.del - same.at_steady_end.del, (r.at_end.del - r.at_steady_end.del) / 4);
+}

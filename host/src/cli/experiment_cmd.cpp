@@ -20,8 +20,9 @@ int cmd_experiment(int argc, char** argv) {
   runs::ExperimentConfig cfg;
   system::SystemConfig& b = cfg.base;
   const system::SystemConfig defaults;
-  // Default virtual time: warm-up + 20 service-task periods of steady state, and then some.
-  b.duration_s = 27.0;
+  // Default virtual time per run: 5 s warm-up (flows start over the first second) + 15 s of
+  // steady state (15 service-timer periods), then the flows end over 1 s and 5 s of teardown.
+  b.duration_s = 20.0;
   b.warmup_s = 5.0;
   std::vector<std::string> sizes_text;
   std::vector<std::string> kinds_text;
@@ -44,12 +45,35 @@ int cmd_experiment(int argc, char** argv) {
       ->check(CLI::IsMember({"log", "mask"}));
   app.add_option("--match", match, "ice bucket match: tuple (ICE-CMP, default) | flow_id (ICE-2020)")
       ->check(CLI::IsMember({"tuple", "flow_id"}));
-  app.add_option("--duration-s", b.duration_s, "virtual seconds per run (default 27)");
+  app.add_option("--duration-s", b.duration_s, "virtual seconds of traffic per run before the flows end (default 20)");
   app.add_option("--warmup-s", b.warmup_s, "warm-up seconds taken whole (default 5)");
   app.add_option("--seed", b.seed, "random seed (default 1)");
-  app.add_option("--pkt-interval-ms", b.pkt_interval_ms, "mean gap between a flow's packets (default 10)");
-  app.add_option("--service-delay-ms", b.service_delay_ms, "service task schedule-to-run delay (default 2)");
-  app.add_option("--hw-delay-ms", b.hw_delay_ms, "filter write to effect delay (default 2)");
+  app.add_option("--pkt-interval-us", b.pkt_interval_us,
+                 "mean gap between a flow's received packets, us (default 10000)")
+      ->check(CLI::Range(2.0, 1e7));
+  app.add_option("--start-spread-s", b.start_spread_s,
+                 "flows start over this many seconds and end as staggered (default 1)")
+      ->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--teardown-s", b.teardown_s,
+                 "after the last flow ends: service-task time before the client reads (default 5)")
+      ->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--service-delay-us", b.service_delay_us,
+                 "service task: schedule to start of the run, us (default 2000)")
+      ->check(CLI::Range(0u, 10000000u));
+  app.add_option("--hw-delay-us", b.hw_delay_us, "filter write posted to effect, us (default 2000)")
+      ->check(CLI::Range(0u, 10000000u));
+  app.add_option("--walk-ns", b.walk_ns, "service task: ns per entry walked (default 100)")
+      ->check(CLI::Range(0u, 100000000u));
+  app.add_option("--write-ns", b.write_ns, "service task: ns per filter written (default 5000)")
+      ->check(CLI::Range(0u, 100000000u));
+  app.add_option("--devres-ns", b.devres_ns,
+                 "service task: ns per devres node devm_kfree visits (default 30)")
+      ->check(CLI::Range(0u, 100000000u));
+  app.add_option("--pkt-ns", b.pkt_ns, "CPU ns per received packet on the service task's CPU (default 2500)")
+      ->check(CLI::Range(0u, 100000000u));
+  app.add_option("--min-service-share", b.min_service_share,
+                 "service task's share of a saturated CPU (default 0.05)")
+      ->check(CLI::Range(0.001, 1.0));
   app.add_option("--cpu-budget", b.cpu_budget_per_ms, "skbs a CPU drains per ms, 0 = all (default 0)");
   app.add_option("--udp-share", b.udp_share, "fraction of UDP flows (default 0)");
   app.add_option("--migrations-per-s", b.migrations_per_s, "app-thread moves per flow per second (default 0)");

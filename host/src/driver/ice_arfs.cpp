@@ -117,6 +117,7 @@ int IceArfs::ice_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_idx, uint32_
   e.fltr_info.dest_vsi = opt_.vsi;
   e.flow_id = flow_id;
   e.fltr_state = FltrState::kInactive;
+  e.alloc_seq = built_++;
   // atomic_inc_return on a signed 32-bit counter, then C remainder (spec 7.2 id wrap).
   last_fltr_id_ = static_cast<int32_t>(static_cast<uint32_t>(last_fltr_id_) + 1u);
   e.fltr_info.fltr_id = static_cast<uint32_t>(last_fltr_id_ % 0xFFFF);
@@ -171,6 +172,7 @@ SyncResult IceArfs::ice_sync_arfs_fltrs(uint64_t now_ms, kernel::RpsMayExpireFlo
     int r = hw_ ? hw_->ice_fdir_write_fltr(e.fltr_info, false) : 0;
     if (r == 0) --active_cnt_[static_cast<int>(e.fltr_info.flow_type)];
     res.deleted.push_back(e.fltr_info.fltr_id);
+    res.deleted_seq.push_back(e.alloc_seq);
     free_slot(*it);  // freed even if the HW delete failed (case 33)
   }
   for (auto it = add_list.rbegin(); it != add_list.rend(); ++it) {  // Y4

@@ -49,6 +49,32 @@ bool ExperimentResult::shape_ok() const {
   return std::all_of(checks.begin(), checks.end(), [](const ShapeCheck& c) { return c.pass; });
 }
 
+double seed_value(const SeedRow& sr, Variant v, uint64_t C::*f) {
+  const bool o = v == Variant::kOriginal;
+  if (f == &C::add) return o ? sr.add_orig : sr.add_new;
+  if (f == &C::del) return o ? sr.del_orig : sr.del_new;
+  if (f == &C::steer_c) return o ? sr.steer_c_orig : sr.steer_c_new;
+  return o ? sr.steer_l_orig : sr.steer_l_new;
+}
+
+CellAgreement cells_within(const ExperimentResult& r, double factor) {
+  CellAgreement a;
+  for (uint32_t s : r.cfg.sizes) {
+    const SeedRow* sr = seed_row(s);
+    if (!sr) continue;
+    for (Variant v : {Variant::kOriginal, Variant::kPatched}) {
+      const system::SystemResult* x = r.find(s, v);
+      if (!x) continue;
+      for (auto f : {&C::add, &C::del, &C::steer_c, &C::steer_l}) {
+        double ours = x->projected(f), pub = seed_value(*sr, v, f);
+        ++a.compared;
+        if (ours >= pub / factor && ours <= pub * factor) ++a.within;
+      }
+    }
+  }
+  return a;
+}
+
 ExperimentResult run_experiment(const ExperimentConfig& cfg,
                                 const std::function<void(uint64_t, uint64_t)>& progress) {
   ExperimentResult res;
@@ -66,7 +92,7 @@ ExperimentResult run_experiment(const ExperimentConfig& cfg,
     if (std::string err = system::validate(j); !err.empty()) throw std::invalid_argument(err);
   res.runs.resize(jobs.size());
   const uint64_t per_run =
-      uint64_t(double(cfg.base.flows) * cfg.base.duration_s * 1000.0 / cfg.base.pkt_interval_ms);
+      uint64_t(double(cfg.base.flows) * cfg.base.duration_s * 1e6 / cfg.base.pkt_interval_us);
   const uint64_t total = per_run * jobs.size();
   std::vector<std::atomic<uint64_t>> done(jobs.size());
   for (auto& d : done) d = 0;
@@ -160,8 +186,10 @@ std::vector<ShapeCheck> check_shape(const ExperimentResult& r) {
 void print_table(std::ostream& os, const ExperimentResult& r) {
   const system::SystemConfig& b = r.cfg.base;
   os << "flowsteer experiment: " << b.flows << " flows, " << b.cpus << " CPUs = RX queues, seed "
-     << b.seed << ", " << b.duration_s << " s virtual (warm-up " << b.warmup_s
-     << " s), counts projected to " << b.projection_s << " s\n\n";
+     << b.seed << "; simulated per run: flows start over " << b.start_spread_s << " s, traffic to "
+     << b.duration_s << " s (warm-up " << b.warmup_s << " s), each flow ends " << b.duration_s
+     << " s after its start, then " << b.teardown_s << " s of teardown; the steady rate fills "
+     << b.projection_s << " s\n\n";
   auto cell = [](std::ostringstream& ss, const std::string& v, int w) {
     ss << std::setw(w) << v << " |";
   };
@@ -197,7 +225,30 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
                        sr->del_new, sr->steer_c_new, sr->steer_l_new})
         cell(seed, human(v), 12);
       os << seed.str() << "\n";
+      std::ostringstream rat;
+      rat << std::left << std::setw(14) << "  ours/seed" << " |" << std::right;
+      for (int vi = 0; vi < 2; ++vi) {
+        const system::SystemResult* x = vi == 0 ? o : p;
+        const Variant v = vi == 0 ? Variant::kOriginal : Variant::kPatched;
+        for (auto f : {&C::add, &C::del, &C::steer_c, &C::steer_l}) {
+          if (!x) {
+            cell(rat, "-", 12);
+            continue;
+          }
+          double q = x->projected(f) / seed_value(*sr, v, f);
+          char buf[32];
+          std::snprintf(buf, sizeof buf, "%.2fx%s", q, (q > 2.0 || q < 0.5) ? "*" : "");
+          cell(rat, buf, 12);
+        }
+      }
+      os << rat.str() << "\n";
     }
+  }
+  {
+    CellAgreement a = cells_within(r, 2.0);
+    if (a.compared > 0)
+      os << a.within << " of " << a.compared << " cells within 2x of the published values"
+         << " (* = outside)\n";
   }
   if (with_engine)
     os << "'engine': the Verilog engine's golden model replaces NIC + ice; it programs filters "
@@ -257,10 +308,17 @@ void write_json(std::ostream& os, const ExperimentResult& r) {
                  {"duration_s", b.duration_s},
                  {"warmup_s", b.warmup_s},
                  {"projection_s", b.projection_s},
-                 {"pkt_interval_ms", b.pkt_interval_ms},
-                 {"service_delay_ms", b.service_delay_ms},
+                 {"start_spread_s", b.start_spread_s},
+                 {"teardown_s", b.teardown_s},
+                 {"pkt_interval_us", b.pkt_interval_us},
+                 {"service_delay_us", b.service_delay_us},
                  {"service_period_ms", b.service_period_ms},
-                 {"hw_delay_ms", b.hw_delay_ms},
+                 {"hw_delay_us", b.hw_delay_us},
+                 {"walk_ns", b.walk_ns},
+                 {"write_ns", b.write_ns},
+                 {"devres_ns", b.devres_ns},
+                 {"pkt_ns", b.pkt_ns},
+                 {"min_service_share", b.min_service_share},
                  {"cpu_budget_per_ms", b.cpu_budget_per_ms},
                  {"lut_size", b.lut_size},
                  {"udp_share", b.udp_share},
@@ -275,6 +333,7 @@ void write_json(std::ostream& os, const ExperimentResult& r) {
                 {"variant", kernel::variant_name(x.cfg.variant)},
                 {"engine", x.cfg.engine},
                 {"at_warmup", counters_json(x.at_warmup)},
+                {"at_steady_end", counters_json(x.at_steady_end)},
                 {"at_end", counters_json(x.at_end)},
                 {"projected",
                  {{"add", x.projected(&C::add)},
@@ -288,6 +347,9 @@ void write_json(std::ostream& os, const ExperimentResult& r) {
                   {"rss_local", x.shares.rss_local},
                   {"not_steered", x.shares.not_steered}}},
                 {"service_runs", x.service_runs},
+                {"timer_runs", x.timer_runs},
+                {"service_busy_s", x.service_busy_s},
+                {"service_share", x.service_share},
                 {"hw_writes", x.hw_writes},
                 {"filters_installed_end", x.filters_installed_end},
                 {"driver_errors", x.driver_errors},
@@ -307,6 +369,9 @@ void write_json(std::ostream& os, const ExperimentResult& r) {
   j["checks"] = json::array();
   for (const auto& c : r.checks) j["checks"].push_back({{"name", c.name}, {"pass", c.pass}, {"detail", c.detail}});
   j["shape_ok"] = r.shape_ok();
+  CellAgreement a = cells_within(r, 2.0);
+  j["cells_within_2x"] = a.within;
+  j["cells_compared"] = a.compared;
   os << j.dump(2) << "\n";
 }
 

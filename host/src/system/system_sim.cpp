@@ -1,12 +1,19 @@
-// System simulator: the seed experiment's world in 1 ms ticks (spec 7.9.5).
-// Per tick: hardware filter writes that became due take effect, the ice service
-// task runs if scheduled, every flow whose turn it is delivers one skb through
-// the NIC (filter else RSS) and get_rps_cpu, and every CPU drains its backlog
-// (one batched input_queue_head add, spec 5 HEAD-BATCH).
+// System simulator: the seed experiment's world in 1 ms ticks (spec 7.9.5), packet
+// times in microseconds. Per tick: the ice service task completes / is scheduled by its
+// 1 s timer / starts if scheduled; every flow whose turn it is delivers its skbs of this
+// millisecond through the NIC (filter else RSS) and get_rps_cpu (filter writes that became
+// due take effect before each skb); every CPU drains its backlog (one batched
+// input_queue_head add, spec 5 HEAD-BATCH). A service-task run takes virtual time (walk and
+// filter writes, on a CPU shared with traffic) and holds ICE_SERVICE_SCHED meanwhile
+// (spec 7.3, 7.7); see docs/model-notes.md.
 #include "flowsteer/system/system_sim.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <deque>
+#include <ext/pb_ds/assoc_container.hpp>
+#include <ext/pb_ds/tree_policy.hpp>
 #include <random>
 #include <stdexcept>
 #include <unordered_map>
@@ -27,7 +34,10 @@ struct Flow {
   int32_t hw_queue = -1;    // queue of the installed filter, -1 = none
   uint32_t hw_id = 0;
   uint16_t app_cpu = 0;     // where recvmsg runs (sock flow table next_cpu)
-  uint16_t period_ms = 10;
+  bool started = false;
+  uint32_t period_us = 10000;  // the gap between its skbs
+  uint64_t next_us = 0;     // time of its next received skb
+  uint64_t end_us = 0;      // the flow's last skb is before this (netperf's run ends)
 };
 
 // The NIC's flow-director table as the ice mirror writes it (spec 7.4), 16,384 perfect
@@ -36,25 +46,28 @@ struct Flow {
 // packet path needs no table lookup (packets only come from known flows).
 class NicFilterPort : public driver::FdirWriter {
  public:
-  NicFilterPort(std::vector<Flow>& flows, uint32_t delay_ms)
-      : flows_(flows), delay_(delay_ms), table_(nic::ExactMatchTable::kDefaultCapacity) {
+  NicFilterPort(std::vector<Flow>& flows, uint32_t delay_us)
+      : flows_(flows), delay_(delay_us), table_(nic::ExactMatchTable::kDefaultCapacity) {
     flow_of_.reserve(flows.size() * 2);
     for (uint32_t i = 0; i < flows.size(); ++i) flow_of_.emplace(flows[i].skb.tuple, i);
   }
 
-  void set_now(uint64_t now_ms) { now_ = now_ms; }
+  // The writes of one service-task run: mark() before it, then post_at(i, t) gives the i-th
+  // write since the mark its posting time (spec 7.3 Y3/Y4); each takes effect delay_us later.
+  size_t mark() const { return pending_.size(); }
+  void post_at(size_t mark, size_t i, double t_us) { pending_[mark + i].due = uint64_t(t_us) + delay_; }
   uint64_t writes() const { return writes_; }
   size_t installed() const { return table_.size(); }
   uint64_t full_rejects() const { return table_.full_rejects(); }
 
   int ice_fdir_write_fltr(const driver::FltrInfo& f, bool add) override {
-    pending_.push_back(Op{now_ + delay_, add, f.tuple, f.fltr_id, uint16_t(f.q_index)});
+    pending_.push_back(Op{0, add, f.tuple, f.fltr_id, uint16_t(f.q_index)});
     ++writes_;
     return 0;  // "posted" (spec 7.4)
   }
 
-  void apply_due(uint64_t now_ms) {
-    while (!pending_.empty() && pending_.front().due <= now_ms) {
+  void apply_due(uint64_t now_us) {
+    while (!pending_.empty() && pending_.front().due <= now_us) {
       const Op& op = pending_.front();
       auto it = flow_of_.find(op.tuple);
       Flow* fl = it == flow_of_.end() ? nullptr : &flows_[it->second];
@@ -90,7 +103,6 @@ class NicFilterPort : public driver::FdirWriter {
   nic::ExactMatchTable table_;
   std::unordered_map<FlowTuple, uint32_t, FlowTupleHash> flow_of_;
   std::deque<Op> pending_;
-  uint64_t now_ = 0;
   uint64_t writes_ = 0;
 };
 
@@ -99,8 +111,14 @@ std::vector<Flow> make_flows(const SystemConfig& cfg, std::mt19937_64& rng, cons
   std::unordered_set<FlowTuple, FlowTupleHash> seen;
   std::uniform_int_distribution<uint32_t> u32;
   std::bernoulli_distribution is_udp(cfg.udp_share);
-  uint32_t lo = std::max(1u, cfg.pkt_interval_ms / 2);
-  uint32_t hi = std::max(lo, cfg.pkt_interval_ms + cfg.pkt_interval_ms / 2);
+  // Each flow keeps one gap, drawn from [gap/2, 3gap/2]: on the 1 ms grid of the
+  // tick when the mean is 2 ms or more, else in microseconds. (With continuous periods,
+  // sock-table index collisions of near-equal pairs alternate for long stretches and churn
+  // in the patched code; see docs/model-notes.md.)
+  const double gap = std::max(2.0, cfg.pkt_interval_us);
+  const uint32_t grid = gap >= 2000 ? 1000 : 1;
+  const uint32_t lo = std::max(1u, uint32_t(gap / 2 / grid));
+  const uint32_t hi = std::max(lo, uint32_t(gap * 1.5 / grid));
   std::uniform_int_distribution<uint32_t> period(lo, hi);
   std::uniform_int_distribution<uint32_t> cpu(0, cfg.cpus - 1);
   for (auto& f : flows) {
@@ -118,7 +136,7 @@ std::vector<Flow> make_flows(const SystemConfig& cfg, std::mt19937_64& rng, cons
     f.skb.hash = rss.hash_tuple(t, true);
     f.rss_queue = rss.queue(f.skb.hash);
     f.app_cpu = uint16_t(cpu(rng));  // uniform application placement (spec 7.9.3)
-    f.period_ms = uint16_t(period(rng));
+    f.period_us = period(rng) * grid;
   }
   return flows;
 }
@@ -130,34 +148,61 @@ class SteeringPlane {
  public:
   virtual ~SteeringPlane() = default;
   virtual kernel::Kernel& kern() = 0;
-  virtual void tick(uint64_t now_ms) = 0;  // due HW writes, service task
-  // One skb of flow f: returns get_rps_cpu's CPU; *hw says it came through a filter.
-  virtual int receive(Flow& f, bool* hw, uint16_t* arrival, SystemResult& res) = 0;
+  // Service task (completion, timer, start) at a tick; share = its CPU share now.
+  virtual void tick(uint64_t now_us, double share) = 0;
+  // One skb of flow f at t_us: returns get_rps_cpu's CPU; *hw says it came through a filter.
+  virtual int receive(Flow& f, uint64_t t_us, bool* hw, uint16_t* arrival, SystemResult& res) = 0;
   virtual driver::ArfsCounters counters() const = 0;
   virtual void finish(SystemResult& r) const = 0;
 };
 
-// ICE_SERVICE_SCHED: one pending run at a time, cleared when the run completes.
-struct ServiceSchedule {
-  uint32_t delay_ms, period_ms;
-  bool pending = false;
-  uint64_t due = 0;
-  uint64_t now = 0;
-  void schedule() {
-    if (!pending) {
-      pending = true;
-      due = now + delay_ms;
+// ice_service_task's life (spec 7.3, 7.7): ice_service_task_schedule sets ICE_SERVICE_SCHED
+// and queues the work unless the flag is already set; the flag is cleared when the run
+// completes (ice_service_task_complete), so a schedule while a run lasts is lost. The 1 s
+// service timer schedules too; a run that took longer than the period re-arms it at once.
+struct ServiceTask {
+  uint64_t delay_us, period_us;
+  bool sched = false;       // ICE_SERVICE_SCHED
+  bool running = false;
+  bool by_timer = false;
+  uint64_t start_due = 0, started = 0, end_us = 0;
+  uint64_t next_timer;
+  double busy_us = 0;
+  uint64_t timer_runs = 0;
+  ServiceTask(uint64_t delay, uint64_t period) : delay_us(delay), period_us(period), next_timer(period) {}
+
+  // Completes a run that ended by t.
+  void advance(uint64_t t) {
+    if (running && t >= end_us) {
+      running = false;
+      sched = false;
+      if (end_us - started > period_us) schedule(end_us);  // mod_timer(jiffies)
     }
   }
-  // Advances to now; true when a run is due (the 1 s timer schedules one too).
-  bool due_at(uint64_t now_ms) {
-    now = now_ms;
-    if (now_ms % period_ms == 0 && now_ms > 0) schedule();
-    if (pending && now_ms >= due) {
-      pending = false;
-      return true;
+  void schedule(uint64_t t, bool timer = false) {
+    advance(t);
+    if (sched) return;
+    sched = true;
+    by_timer = timer;
+    start_due = t + delay_us;
+  }
+  // At a tick: the timer, then whether a run starts now.
+  bool start_at(uint64_t now) {
+    advance(now);
+    while (now >= next_timer) {  // ice_service_timer
+      schedule(next_timer, true);
+      next_timer += period_us;
     }
-    return false;
+    if (!sched || running || now < start_due) return false;
+    if (by_timer) ++timer_runs;
+    return true;
+  }
+  void ran(uint64_t now, double dur_us) {
+    running = true;
+    started = now;
+    end_us = now + uint64_t(std::ceil(dur_us));
+    busy_us += dur_us;
+    advance(now);  // a run of zero length completes at once
   }
 };
 
@@ -169,24 +214,54 @@ void configure_tables(kernel::Kernel& k, const SystemConfig& cfg) {
 class IcePlane : public SteeringPlane {
  public:
   IcePlane(const SystemConfig& cfg, std::vector<Flow>& flows)
-      : k_(kernel::KernelConfig::sized(cfg.cpus, cfg.cpus, cfg.variant, cfg.slot_mode)),
-        port_(flows, cfg.hw_delay_ms),
+      : cfg_(cfg),
+        k_(kernel::KernelConfig::sized(cfg.cpus, cfg.cpus, cfg.variant, cfg.slot_mode)),
+        port_(flows, cfg.hw_delay_us),
         ice_(driver::IceArfs::Options{cfg.match, 0}, &port_),
-        sched_{cfg.service_delay_ms, cfg.service_period_ms} {
+        svc_(cfg.service_delay_us, uint64_t(cfg.service_period_ms) * 1000) {
     configure_tables(k_, cfg);
     k_.set_driver(&ice_);
-    ice_.set_schedule_hook([this] { sched_.schedule(); });
+    ice_.set_schedule_hook([this] { svc_.schedule(now_); });
   }
   kernel::Kernel& kern() override { return k_; }
-  void tick(uint64_t now) override {
-    port_.set_now(now);
+  void tick(uint64_t now, double share) override {
+    now_ = now;
     port_.apply_due(now);
-    if (sched_.due_at(now)) {
-      ice_.ice_sync_arfs_fltrs(now, k_);
-      ++runs_;
+    if (!svc_.start_at(now)) return;
+    // One run: Y2 walks every entry of the 1024 buckets (modelled at the run's start) and
+    // devm_kzalloc's one add-list wrapper per INACTIVE entry; Y3 posts each delete and
+    // devm_kfree's its entry; Y4 posts each add and frees its wrapper (the newest node, one
+    // step). devm_kfree searches the device's devres list from its newest node back
+    // (drivers/base/devres.c find_dr): freeing an entry visits every live node newer than it,
+    // i.e. this run's wrappers and the entries built after it. CPU time, stretched by the
+    // share of its CPU that the traffic leaves it, is the run's length.
+    for (uint64_t q = seen_; q < ice_.entries_built(); ++q) live_.insert(q);
+    seen_ = ice_.entries_built();
+    const double walked = double(ice_.num_entries());
+    const size_t mark = port_.mark();
+    driver::SyncResult r = ice_.ice_sync_arfs_fltrs(now / 1000, k_);
+    const double wrappers = double(r.added.size());
+    const double ns_to_us = 1e-3 / share;
+    double t = double(now) + walked * cfg_.walk_ns * ns_to_us;
+    size_t i = 0;
+    for (uint64_t q : r.deleted_seq) {
+      t += cfg_.write_ns * ns_to_us;
+      port_.post_at(mark, i++, t);
+      const double newer = double(live_.size() - live_.order_of_key(q) - 1);
+      t += (newer + wrappers + 1) * cfg_.devres_ns * ns_to_us;
+      live_.erase(q);
     }
+    for (size_t a = 0; a < r.added.size(); ++a) {
+      t += cfg_.write_ns * ns_to_us;
+      port_.post_at(mark, i++, t);
+      t += cfg_.devres_ns * ns_to_us;
+    }
+    svc_.ran(now, t - double(now));
+    ++runs_;
   }
-  int receive(Flow& f, bool* hw, uint16_t* arrival, SystemResult& res) override {
+  int receive(Flow& f, uint64_t t, bool* hw, uint16_t* arrival, SystemResult& res) override {
+    now_ = t;
+    port_.apply_due(t);
     *hw = f.hw_queue >= 0;
     *arrival = *hw ? uint16_t(f.hw_queue) : f.rss_queue;
     f.skb.rx_queue = *arrival;
@@ -199,6 +274,8 @@ class IcePlane : public SteeringPlane {
   driver::ArfsCounters counters() const override { return ice_.counters(); }
   void finish(SystemResult& r) const override {
     r.service_runs = runs_;
+    r.timer_runs = svc_.timer_runs;
+    r.service_busy_s = svc_.busy_us / 1e6;
     r.hw_writes = port_.writes();
     r.filters_installed_end = port_.installed();
     r.hw_full_rejects = port_.full_rejects();
@@ -206,10 +283,17 @@ class IcePlane : public SteeringPlane {
   }
 
  private:
+  const SystemConfig& cfg_;
   kernel::Kernel k_;
   NicFilterPort port_;
   driver::IceArfs ice_;
-  ServiceSchedule sched_;
+  ServiceTask svc_;
+  // alloc_seq of the live ice entries (their devres nodes), for devm_kfree's search.
+  __gnu_pbds::tree<uint64_t, __gnu_pbds::null_type, std::less<uint64_t>, __gnu_pbds::rb_tree_tag,
+                   __gnu_pbds::tree_order_statistics_node_update>
+      live_;
+  uint64_t seen_ = 0;
+  uint64_t now_ = 0;
   uint64_t runs_ = 0, driver_errors_ = 0;
 };
 
@@ -234,23 +318,27 @@ class EnginePlane : public SteeringPlane {
       : eng_(engine_params(cfg)),
         ctl_(eng_),
         rt_(ctl_),
-        sched_{cfg.service_delay_ms, cfg.service_period_ms} {
+        svc_(cfg.service_delay_us, uint64_t(cfg.service_period_ms) * 1000) {
     const auto& lut = rss.lut();
     eng_.set_key(rss.key());
     for (uint32_t i = 0; i < lut.size(); ++i) eng_.set_lut_entry(i, lut[i]);
     for (uint32_t q = 0; q < cfg.cpus; ++q) eng_.set_rps_flow_cnt(q, cfg.rps_flow_cnt);
     eng_.set_rps_sock_flow_entries(uint64_t(cfg.cpus) * cfg.rps_flow_cnt);
-    rt_.set_schedule_hook([this] { sched_.schedule(); });
+    rt_.set_schedule_hook([this] { svc_.schedule(now_); });
   }
   kernel::Kernel& kern() override { return const_cast<kernel::Kernel&>(eng_.kernel()); }
-  void tick(uint64_t now) override {
-    rt_.take_events(now);  // the host reads the event FIFO (its interrupt/poll)
-    if (sched_.due_at(now)) {
-      rt_.sync(now);
+  // The host runtime's sync is not costed: its runs are instant.
+  void tick(uint64_t now, double) override {
+    now_ = now;
+    rt_.take_events(now / 1000);  // the host reads the event FIFO (its interrupt/poll)
+    if (svc_.start_at(now)) {
+      rt_.sync(now / 1000);
+      svc_.ran(now, 0);
       ++runs_;
     }
   }
-  int receive(Flow& f, bool* hw, uint16_t* arrival, SystemResult& res) override {
+  int receive(Flow& f, uint64_t t, bool* hw, uint16_t* arrival, SystemResult& res) override {
+    now_ = t;
     parsed_.cls = f.skb.tuple.proto == kIpProtoTcp ? nic::ParseClass::kIpv4Tcp : nic::ParseClass::kIpv4Udp;
     parsed_.tuple = f.skb.tuple;
     engine::OutputRecord r = eng_.steer(parsed_, f.skb.hash);
@@ -263,6 +351,7 @@ class EnginePlane : public SteeringPlane {
   driver::ArfsCounters counters() const override { return rt_.counters(); }
   void finish(SystemResult& r) const override {
     r.service_runs = runs_;
+    r.timer_runs = svc_.timer_runs;
     r.hw_writes = eng_.counters().steer_adds + eng_.counters().steer_retargets +
                   eng_.counters().flt_deletes;
     r.filters_installed_end = eng_.filters().size();
@@ -273,8 +362,9 @@ class EnginePlane : public SteeringPlane {
   engine::EngineModel eng_;
   driver::ModelEngineControl ctl_;
   driver::ArfsRuntime rt_;
-  ServiceSchedule sched_;
+  ServiceTask svc_;
   nic::ParsedFrame parsed_;
+  uint64_t now_ = 0;
   uint64_t runs_ = 0;
 };
 }  // namespace
@@ -287,8 +377,12 @@ std::string validate(const SystemConfig& c) {
     return "cpus * rps_flow_cnt exceeds rps_sock_flow_entries' limit (2^29)";
   if (!(c.duration_s > 0) || c.duration_s > 3600) return "--duration-s must be in (0, 3600]";
   if (!(c.warmup_s >= 0) || c.warmup_s >= c.duration_s) return "--warmup-s must be in [0, duration)";
-  if (c.pkt_interval_ms == 0 || c.pkt_interval_ms > 10000) return "--pkt-interval-ms must be 1..10000";
+  if (!(c.start_spread_s >= 0) || c.start_spread_s >= c.duration_s)
+    return "--start-spread-s must be in [0, duration)";
+  if (!(c.teardown_s >= 0) || c.teardown_s > 3600) return "--teardown-s must be in [0, 3600]";
+  if (!(c.pkt_interval_us >= 2) || c.pkt_interval_us > 1e7) return "--pkt-interval-us must be 2..10000000";
   if (c.service_period_ms == 0) return "--service-period-ms must be >= 1";
+  if (!(c.min_service_share > 0) || c.min_service_share > 1) return "--min-service-share must be in (0, 1]";
   if (c.lut_size == 0 || (c.lut_size & (c.lut_size - 1))) return "--lut-size must be a power of two";
   if (!(c.udp_share >= 0 && c.udp_share <= 1)) return "--udp-share must be in [0, 1]";  // NaN too
   // at most one move per flow per millisecond: the credit loop stays bounded (NaN, inf refused)
@@ -298,16 +392,27 @@ std::string validate(const SystemConfig& c) {
 
 double SystemResult::rate_per_s(uint64_t driver::ArfsCounters::*field) const {
   double span = cfg.duration_s - cfg.warmup_s;
-  return span > 0 ? double(at_end.*field - at_warmup.*field) / span : 0.0;
+  return span > 0 ? double(at_steady_end.*field - at_warmup.*field) / span : 0.0;
 }
 
 double SystemResult::projected(uint64_t driver::ArfsCounters::*field) const {
-  return double(at_warmup.*field) + rate_per_s(field) * (cfg.projection_s - cfg.warmup_s);
+  using C = driver::ArfsCounters;
+  // Entries are deleted only after they were built: Del is Add minus the entries still
+  // live when the client reads, taken to be those live at the end of the simulated run.
+  if (field == &C::del) return projected(&C::add) - (double(at_end.add) - double(at_end.del));
+  return double(at_warmup.*field) + rate_per_s(field) * (cfg.projection_s - cfg.warmup_s) +
+         double(at_end.*field - at_steady_end.*field);
 }
 
 std::string config_name(const SystemConfig& c) {
   if (c.engine) return c.variant == kernel::Variant::kPatched ? "engine" : "engine-original";
   return kernel::variant_name(c.variant);
+}
+
+double service_share(const SystemConfig& c, uint64_t active_flows) {
+  // Packets per second each CPU receives (flows spread evenly) times the CPU each costs.
+  double load = double(active_flows) / c.cpus * (1e6 / c.pkt_interval_us) * c.pkt_ns * 1e-9;
+  return std::max(c.min_service_share, 1.0 - load);
 }
 
 SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64_t)>& progress) {
@@ -326,44 +431,71 @@ SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64
   else plane = std::make_unique<IcePlane>(cfg, flows);
   kernel::Kernel& k = plane->kern();
 
-  // Connection set-up: every app has read once on its CPU (spec 1.1 recording).
-  for (auto& f : flows) k.rps_record_sock_flow(f.skb.hash, f.app_cpu);
-
-  uint32_t wheel_size = 1;
-  for (auto& f : flows) wheel_size = std::max<uint32_t>(wheel_size, f.period_ms + 1u);
+  // Flow i starts at U(0, start_spread) (its connection set-up: the app reads once on its CPU
+  // before the first skb, spec 1.1 recording), receives one skb per period (random phase) and
+  // lives duration_s: its last skb is before duration_s + its start offset.
+  const uint64_t spread_us = uint64_t(cfg.start_spread_s * 1e6);
+  const uint64_t dur_us = uint64_t(cfg.duration_s * 1e6);
+  uint64_t max_period_ms = 1;
+  for (auto& f : flows) {
+    uint64_t start = spread_us ? std::uniform_int_distribution<uint64_t>(0, spread_us - 1)(rng) : 0;
+    f.next_us = start + std::uniform_int_distribution<uint32_t>(0, f.period_us - 1)(rng);
+    f.end_us = start + dur_us;
+    max_period_ms = std::max<uint64_t>(max_period_ms, f.period_us / 1000 + 1);
+  }
+  // One slot per ms, wide enough for the latest first skb and the longest period.
+  const uint32_t wheel_size = uint32_t(max_period_ms + spread_us / 1000 + 2);
   std::vector<std::vector<uint32_t>> wheel(wheel_size);
-  for (uint32_t i = 0; i < flows.size(); ++i)  // random phase within the first period
-    wheel[std::uniform_int_distribution<uint32_t>(0, flows[i].period_ms - 1u)(rng)].push_back(i);
+  for (uint32_t i = 0; i < flows.size(); ++i) wheel[(flows[i].next_us / 1000) % wheel_size].push_back(i);
 
   SystemResult res;
   res.cfg = cfg;
-  const uint64_t end_ms = uint64_t(cfg.duration_s * 1000.0);
+  const uint64_t steady_end_ms = dur_us / 1000;
+  const uint64_t end_ms = (dur_us + spread_us) / 1000 + uint64_t(cfg.teardown_s * 1000.0) + 1;
   const uint64_t warm_ms = uint64_t(cfg.warmup_s * 1000.0);
   const double moves_per_tick = cfg.migrations_per_s * cfg.flows / 1000.0;
   double move_credit = 0;
   std::uniform_int_distribution<uint32_t> pick_flow(0, cfg.flows - 1);
   std::uniform_int_distribution<uint32_t> pick_cpu(0, cfg.cpus - 1);
   PacketShares& sh = res.shares;
+  uint64_t active = 0;  // flows started and not ended
+  res.service_share = service_share(cfg, cfg.flows);
 
   for (uint64_t now = 0; now < end_ms; ++now) {
     if (now == warm_ms) res.at_warmup = plane->counters();
-    plane->tick(now);
+    if (now == steady_end_ms) res.at_steady_end = plane->counters();
+    plane->tick(now * 1000, service_share(cfg, active));
     for (move_credit += moves_per_tick; move_credit >= 1.0; move_credit -= 1.0)
       flows[pick_flow(rng)].app_cpu = uint16_t(pick_cpu(rng));
 
     auto& bucket = wheel[now % wheel_size];
-    for (uint32_t fi : bucket) {
+    const uint64_t tick_end = (now + 1) * 1000;
+    for (size_t bi = 0; bi < bucket.size(); ++bi) {
+      const uint32_t fi = bucket[bi];
       Flow& f = flows[fi];
-      bool hw = false;
-      uint16_t arrival = 0;
-      const int cpu = plane->receive(f, &hw, &arrival, res);
-      ++sh.packets;
-      if (cpu < 0) ++sh.not_steered;
-      else if (hw) ++sh.hw_steered;
-      else if (k.rmap_lookup(uint32_t(cpu)) == arrival) ++sh.rss_local;
-      else ++sh.sw_steered;
-      k.rps_record_sock_flow(f.skb.hash, f.app_cpu);  // recvmsg on the app's CPU
-      wheel[(now + f.period_ms) % wheel_size].push_back(fi);
+      for (; f.next_us < tick_end && f.next_us < f.end_us; f.next_us += f.period_us) {
+        if (!f.started) {
+          f.started = true;
+          ++active;
+          k.rps_record_sock_flow(f.skb.hash, f.app_cpu);
+        }
+        bool hw = false;
+        uint16_t arrival = 0;
+        const int cpu = plane->receive(f, f.next_us, &hw, &arrival, res);
+        ++sh.packets;
+        if (cpu < 0) ++sh.not_steered;
+        else if (hw) ++sh.hw_steered;
+        else if (k.rmap_lookup(uint32_t(cpu)) == arrival) ++sh.rss_local;
+        else ++sh.sw_steered;
+        k.rps_record_sock_flow(f.skb.hash, f.app_cpu);  // recvmsg on the app's CPU
+      }
+      if (f.next_us < f.end_us) {
+        wheel[(f.next_us / 1000) % wheel_size].push_back(fi);
+      } else if (f.started) {  // netperf ends: close() clears the sock entry (spec 1.1, 6.18)
+        k.sock_rps_delete_flow(f.skb.hash);
+        --active;
+        f.started = false;
+      }
     }
     bucket.clear();
 
@@ -375,6 +507,7 @@ SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64
     if (progress && now % 250 == 0) progress(sh.packets);
   }
   if (warm_ms >= end_ms) res.at_warmup = plane->counters();
+  if (steady_end_ms >= end_ms) res.at_steady_end = plane->counters();
   res.at_end = plane->counters();
   plane->finish(res);
   if (progress) progress(sh.packets);

@@ -45,6 +45,7 @@ struct ArfsEntry {
   uint32_t flow_id = 0;
   uint64_t time_activated = 0;  // virtual ms (HZ = 1000), UDP only
   FltrState fltr_state = FltrState::kInactive;
+  uint64_t alloc_seq = 0;       // order of its devm_kzalloc among all entries built
 };
 
 // The seed experiment's counters, exactly where spec 7.9.2 puts them.
@@ -58,6 +59,7 @@ struct ArfsCounters {
 struct SyncResult {
   std::vector<uint32_t> deleted;  // filter ids in hardware-write order
   std::vector<uint32_t> added;
+  std::vector<uint64_t> deleted_seq;  // their entries' alloc_seq, in devm_kfree order (Y3)
 };
 
 // One entry as seen from outside: where it sits and what it holds.
@@ -103,6 +105,7 @@ class IceArfs : public kernel::RxFlowSteer {
   const ArfsCounters& counters() const { return counters_; }
   int32_t active_fltr_cnt(FlowType t) const { return active_cnt_[static_cast<int>(t)]; }
   size_t num_entries() const { return live_; }
+  uint64_t entries_built() const { return built_; }  // alloc_seq of the next entry
   std::vector<EntryView> entries() const;  // bucket order, head first
   const ArfsEntry* find(uint32_t fltr_id) const;
 
@@ -122,6 +125,7 @@ class IceArfs : public kernel::RxFlowSteer {
   std::vector<ArfsEntry> pool_;
   std::vector<uint32_t> free_;
   size_t live_ = 0;
+  uint64_t built_ = 0;
   int32_t last_fltr_id_ = 0;
   int32_t active_cnt_[kFlowTypeCount] = {0, 0, 0, 0};
   ArfsCounters counters_;

@@ -53,6 +53,16 @@ struct ExperimentResult {
 // Runs the matrix on a thread pool; progress(done_packets, total_packets_estimate).
 ExperimentResult run_experiment(const ExperimentConfig& cfg,
                                 const std::function<void(uint64_t, uint64_t)>& progress = nullptr);
+// Cell-by-cell agreement with the published table: of the counters run
+// (Add, Del, Steer-C, Steer-L x original/patched x the seed's sizes), how many lie within
+// [published / factor, published x factor].
+struct CellAgreement {
+  int within = 0;
+  int compared = 0;
+};
+CellAgreement cells_within(const ExperimentResult& r, double factor);
+double seed_value(const SeedRow& sr, kernel::Variant v, uint64_t driver::ArfsCounters::*f);
+
 // The shape of the published table, on projected counts, for whatever sizes/variants were run.
 std::vector<ShapeCheck> check_shape(const ExperimentResult& r);
 
