@@ -6,22 +6,9 @@
 // entries lut[i] = i % 8, rps_flow_cnt 16 everywhere (V-log, window 10 << 4 = 160),
 // 256 sock entries (rps_cpu_mask 7), Toeplitz with the Microsoft key, patched.
 //
-// Cases the engine cannot observe (one line each; everything else has a Spec8_NN test):
-//  8.13 (first half) "skb without recorded RX queue": every frame gets an arrival queue (filter or LUT).
-//  8.19 and 8.30: in test_directed_limits.cpp (Spec8_19_30_FilterIdWrap...; id 0, aliasing); the
-//       negative-id wrap after 2^31 allocations is out of reach of simulation (2^31 steers).
-//  8.21: in test_directed_seed.cpp (Spec8_21_*: the seed's two-flow thrash and three flows).
-//  8.23 (INACTIVE half): the engine programs filters inline, there is no INACTIVE entry; the ACTIVE
-//       half is Spec8_20_23_29_FlowMovesQueueKeepsTheId.
-//  8.26: the engine models no backlog limit and no device-down state: nothing is ever dropped.
-//  8.27 (parts): encapsulation (the parser never decapsulates), the perfect-flow interlock, NULL
-//       lists (-ENODEV) and allocation failure (-ENOMEM) have no engine counterpart; the engine's
-//       capacity failures are 8.32 (-ENOSPC) and the event FIFO (-EBUSY) in test_directed_limits.cpp.
-//  8.31: ice's add-list wrapper allocation is host memory; the engine has no add list.
-//  8.32: in test_directed_limits.cpp (Spec8_32_FullFilterTable...: the engine's "HW add failure").
-//  8.34/8.35: host runtime timing; run through the RTL in test_directed_seed.cpp (Spec8_34_35_*).
-//  8.36: ice bucket order and Steer-L: the engine's lookup is an exact-match table, no list walk.
-//  8.39: the engine installs a filter in the same packet (no service task to be busy).
+// Which test covers each case, here or in test_directed_limits.cpp / test_directed_seed.cpp, and
+// why the engine cannot observe the others (or part of one): testbench/spec8/cases.json, column
+// "conformance", checked by DirectedSpec8.CatalogueMatchesTheSuite below.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -30,6 +17,7 @@
 
 #include "directed_rig.h"
 #include "flowsteer/hash/hash.h"
+#include "spec8/catalogue.h"
 
 using namespace fs_conf;
 using flowsteer::kernel::GateRow;
@@ -955,4 +943,12 @@ TEST(DirectedSpec8, Spec8_41_KeyAndLutChangeAtRuntime) {
   }
   FS_FINISH(rig);
   EXPECT_GT(rig.sb().coverage().hazard.at("cmd_between_packets"), 0u);
+}
+
+// The catalogue (testbench/spec8/cases.json) names the directed conformance tests of every case
+// the engine can observe; every Spec8_* test of this binary (DirectedSpec8, DirectedLimits,
+// DirectedSeed) must be in it, under each case number its name carries.
+TEST(DirectedSpec8, CatalogueMatchesTheSuite) {
+  spec8::catalogue::expect_suite_matches(
+      "conformance", [](const std::string& t) { return spec8::catalogue::is_spec8_test(t); });
 }

@@ -6,6 +6,7 @@
 #include <climits>
 #include <stdexcept>
 
+#include "spec8/catalogue.h"
 #include "spec8_helpers.h"
 
 using namespace spec8;
@@ -439,4 +440,11 @@ TEST(IceSpec8, Spec8_39_SteerBetweenRunsWaitsForNextRun) {
   EXPECT_EQ(r.at(0x42, 0).fltr_state, FltrState::kInactive);
   EXPECT_EQ(queued, 2);
   EXPECT_EQ(r.sync(1000).added, ids({3}));
+}
+
+// The catalogue (testbench/spec8/cases.json) names the tests of every ice-side case; every
+// Spec8_* test here must be in it, under each case number its name carries.
+TEST(IceSpec8, CatalogueMatchesTheSuite) {
+  spec8::catalogue::expect_suite_matches(
+      "ice_unit", [](const std::string& t) { return spec8::catalogue::is_spec8_test(t, "IceSpec8"); });
 }

@@ -7,6 +7,7 @@
 #include <climits>
 
 #include "flowsteer/hash/hash.h"
+#include "spec8/catalogue.h"
 #include "spec8_helpers.h"
 
 using namespace spec8;
@@ -1035,4 +1036,11 @@ TEST(KernelSpec8, Spec8_42_InFlightWindow) {
     EXPECT_EQ(r.slot(3, kS).last_qtail, orig ? 5u : 1u);
     EXPECT_EQ(r.slot(0, kS).last_qtail, orig ? 0u : 5u);
   }
+}
+
+// The catalogue (testbench/spec8/cases.json) names the test of every kernel-side case; every
+// Spec8_* test here must be in it, under each case number its name carries.
+TEST(KernelSpec8, CatalogueMatchesTheSuite) {
+  catalogue::expect_suite_matches(
+      "kernel_unit", [](const std::string& t) { return catalogue::is_spec8_test(t, "KernelSpec8"); });
 }
