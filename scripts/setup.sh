@@ -7,7 +7,7 @@ PKGS=(
   libcli11-dev nlohmann-json3-dev libpcap-dev
   verilator libsystemc-dev iverilog yosys
   libxrt-dev uuid-dev
-  gnuplot-nox libclang-rt-14-dev
+  gnuplot-nox libclang-rt-14-dev clang-format
 )
 missing=()
 for p in "${PKGS[@]}"; do
