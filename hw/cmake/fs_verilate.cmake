@@ -39,7 +39,12 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${FS_ROOT}/hw/par
 # compile definitions <prefix>_<NAME>=<value>, so C++ benches size themselves from the table.
 function(fs_param_definitions target scope module set prefix)
   fs_rtl_params(_params ${module} ${set})
-  foreach(p ${_params})
+  _fs_define_params(${target} ${scope} ${prefix} ${_params})
+endfunction()
+
+# _fs_define_params(<target> <scope> <prefix> -GNAME=value...): the definitions themselves.
+function(_fs_define_params target scope prefix)
+  foreach(p ${ARGN})
     if(p MATCHES "^-G([A-Z0-9_]+)=(.*)$")
       target_compile_definitions(${target} ${scope} ${prefix}_${CMAKE_MATCH_1}=${CMAKE_MATCH_2})
     endif()
@@ -80,7 +85,7 @@ function(fs_verilate lib)
     target_compile_definitions(${lib} INTERFACE FS_MODEL_HAS_TRACE=0)
   endif()
   string(TOUPPER ${lib} _prefix)
-  fs_param_definitions(${lib} INTERFACE ${A_TOP} ${A_SET} ${_prefix})
+  _fs_define_params(${lib} INTERFACE ${_prefix} ${_params})  # the set read above, not read again
   get_target_property(_inc ${lib} INTERFACE_INCLUDE_DIRECTORIES)
   set_property(TARGET ${lib} APPEND PROPERTY INTERFACE_SYSTEM_INCLUDE_DIRECTORIES ${_inc})
   add_dependencies(${lib} flowsteer_regs_gen)
