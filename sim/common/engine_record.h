@@ -7,6 +7,7 @@
 #include "flowsteer/engine/engine_model.h"
 #include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/kernel/kernel.h"
+#include "flowsteer/xrt/movers.h"
 
 namespace flowsteer::sim {
 
@@ -29,21 +30,11 @@ struct EngineRecord {
 inline EngineRecord decode_engine_record(const uint32_t w[regs::REC::kWords]) {
   const regs::Rec r = regs::unpack_rec(w);
   EngineRecord e;
-  engine::OutputRecord& o = e.rec;
-  o.hash = r.hash;
-  o.cls = r.parse_class;
-  o.hash_valid = r.hash_valid;
-  o.filter_hit = r.filter_hit;
-  o.action = r.action;
+  e.rec = xrt::output_record(r);
   e.path = uint8_t(r.path);
   e.gate = uint8_t(r.gate);
   e.steer_called = r.steer_called;
-  o.queue = r.queue;
-  o.cpu = r.cpu_valid ? int32_t(r.cpu) : -1;
-  o.filter_id = o.filter_hit ? r.filter_id : 0;
   e.rc = r.rc;
-  if (o.action == engine::SteerAction::kSteered) o.steer_id = uint32_t(e.rc);
-  if (o.action == engine::SteerAction::kDriverError) o.error = e.rc;
   e.user = r.user;
   e.reserved = r.reserved;
   e.cmd_seq = r.cmd_seq;

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -13,10 +14,17 @@
 
 #include "cli_common.h"
 #include "cli_validate.h"
+#include "flowsteer/device/engine_port.h"
+#include "flowsteer/driver/engine_driver.h"
+#include "flowsteer/runs/device_run.h"
+#include "flowsteer/xrt/xrt_bus.h"
+#include "frame_gen.h"
 
 #ifdef FLOWSTEER_HAVE_VERILATOR
 #include "mix.h"
+#include "mover_model.h"
 #include "stimulus.h"
+#include "verilator_port.h"
 #endif
 
 namespace flowsteer::cli {
@@ -34,7 +42,99 @@ struct ConformArgs {
   bool packets_set = false;
   int hash_mode = -1, patched = -1;  // -1: drawn from the seed
   std::string command_line;
+  std::string xclbin;                // --backend xrt
+  unsigned device_index = 0;
 };
+
+std::string record_text(const engine::OutputRecord& r) {
+  char b[200];
+  std::snprintf(b, sizeof b, "class %u hash 0x%08x queue %u filter %s%u cpu %d action %u steer_id %u error %d",
+                unsigned(r.cls), r.hash, unsigned(r.queue), r.filter_hit ? "hit " : "miss ", r.filter_id, r.cpu,
+                unsigned(r.action), r.steer_id, r.error);
+  return b;
+}
+
+// A backend with a frame port against the golden model of its sizes, under one setup: random
+// frames (half of them repeats of recent ones, so flows recur and get steered) in batches
+// through both, the flows recorded on a CPU of their hash and the backlogs processed after
+// each batch on both; every record must be equal. The card's path (xrt) and the same path
+// over the model of its data movers (movers) run this.
+int run_port_conform(const ConformArgs& a, device::EnginePort& dut, const engine::EngineCaps& caps) {
+  auto ref = device::open_model_port(caps);
+  driver::EngineSetup setup;
+  setup.nr_cpu_ids = setup.num_rx_queues = std::min(16u, 1u << caps.cpu_log2);
+  setup.rps_flow_cnt = std::min<uint64_t>(256, uint64_t(1) << caps.slot_log2);
+  setup.variant = a.patched == 0 ? kernel::Variant::kOriginal : kernel::Variant::kPatched;
+  setup.hash_mode = a.hash_mode == 0   ? nic::HashMode::kToeplitz
+                    : a.hash_mode == 2 ? nic::HashMode::kJhashSym
+                                       : nic::HashMode::kToeplitzSymXor;
+  driver::EngineDriver dd(dut.bus()), rd(ref->bus());
+  dd.configure(setup);
+  rd.configure(setup);
+  fs_tb::FrameGen gen(a.seed);
+  std::vector<fs_tb::Frame> recent;
+  std::vector<engine::OutputRecord> got, want;
+  uint64_t checked = 0;
+  const uint32_t kBatch = 256;
+  while (checked < a.packets) {
+    const uint64_t n = std::min<uint64_t>(kBatch, a.packets - checked);
+    for (uint64_t i = 0; i < n; ++i) {
+      fs_tb::Frame f;
+      if (!recent.empty() && gen.chance(50)) f = recent[gen.r(uint32_t(recent.size()))];
+      else f = gen.frame();
+      if (f.empty()) f.push_back(0);  // fs_mm2s cannot carry an empty frame (LEN 0 ends its list)
+      if (recent.size() < 64) recent.push_back(f);
+      else recent[gen.r(64)] = f;
+      dut.frames()->send(f);
+      ref->frames()->send(f);
+    }
+    got.clear(), want.clear();
+    dut.frames()->drain(got);
+    ref->frames()->drain(want);
+    if (got.size() != want.size()) {
+      std::printf("mismatch: %zu records came back for %zu frames\n", got.size(), want.size());
+      return kExitCheckFailed;
+    }
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (got[i] != want[i]) {
+        std::printf("mismatch at frame %llu:\n  %s: %s\n  model: %s\n", (unsigned long long)(checked + i), dut.kind(),
+                    record_text(got[i]).c_str(), record_text(want[i]).c_str());
+        return kExitCheckFailed;
+      }
+      if (want[i].hash_valid) {
+        dd.rps_record_sock_flow(want[i].hash, want[i].hash % setup.nr_cpu_ids);
+        rd.rps_record_sock_flow(want[i].hash, want[i].hash % setup.nr_cpu_ids);
+      }
+    }
+    for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c) dd.process_backlog(c), rd.process_backlog(c);
+    checked += got.size();
+  }
+  uint64_t steered = 0;
+  for (uint32_t i = 0; i < regs::CNT_LO::kCount; ++i)
+    if (runs::counter_name(i) == "STEER_ADDS") steered = rd.counter(i);
+  std::printf("backend %s (%s), seed %llu\n", dut.kind(), dut.bus().describe().c_str(), (unsigned long long)a.seed);
+  std::printf("packets checked:        %llu\n", (unsigned long long)checked);
+  std::printf("filters added:          %llu\n", (unsigned long long)steered);
+  std::printf("mismatches:             0\n");
+  return kExitOk;
+}
+
+int run_xrt(const ConformArgs& a) {
+  if (a.xclbin.empty()) return usage_error("conform", "--backend xrt needs --xclbin FILE");
+  try {
+    auto port = device::open_xrt_port(a.xclbin, a.device_index, true);
+    const driver::EngineCapsRead c = driver::EngineDriver(port->bus()).caps();
+    engine::EngineCaps caps;
+    caps.lut_log2 = c.lut_log2, caps.cpu_log2 = c.cpu_log2, caps.queue_log2 = c.queue_log2;
+    caps.slot_log2 = c.slot_log2, caps.flt_bucket_bits = c.flt_bucket_bits, caps.flt_ways = c.flt_ways;
+    caps.flt_id_width = c.flt_id_width, caps.sock_log2 = c.sock_log2, caps.evt_log2 = c.evt_log2;
+    return run_port_conform(a, *port, caps);
+  } catch (const bus::DeviceError& e) {
+    return usage_error("conform", e.what());
+  } catch (const std::invalid_argument& e) {
+    return usage_error("conform", e.what());
+  }
+}
 
 #ifdef FLOWSTEER_HAVE_VERILATOR
 // --mix: the named mixes of sim/verilator/mix.h, each checked against the model; with
@@ -143,7 +243,25 @@ int run_verilator(const ConformArgs& a) {
   }
   return res.mismatch ? kExitCheckFailed : kExitOk;
 }
+
+int run_movers(const ConformArgs& a) {
+  sim::EngineSimOptions o;
+  o.build = a.build == "small" ? sim::EngineBuild::kSmall : sim::EngineBuild::kStandard;
+  o.seed = a.seed;
+  o.frame_gap = a.gap;
+  o.rec_ready = a.ready;
+  o.trace_path = a.trace;
+  try {
+    auto port = sim::open_mover_model_port(o);
+    return run_port_conform(a, *port, sim::verilator_caps(o.build));
+  } catch (const bus::DeviceError& e) {
+    return usage_error("conform", e.what());
+  }
+}
 #else
+int run_movers(const ConformArgs&) {
+  return usage_error("conform", "this flowsteer was built without the Verilator engine (FLOWSTEER_WITH_RTL=OFF or no engine RTL)");
+}
 int run_verilator(const ConformArgs&) {
   return usage_error("conform", "this flowsteer was built without the Verilator engine (FLOWSTEER_WITH_RTL=OFF or no engine RTL)");
 }
@@ -211,6 +329,8 @@ struct Backend {
 const Backend kBackends[] = {
     {"verilator", run_verilator},
     {"systemc", run_systemc},
+    {"movers", run_movers},  // the simulated engine behind the model of the card's data movers
+    {"xrt", run_xrt},        // a card: frames through its data movers
 };
 
 }  // namespace
@@ -223,7 +343,9 @@ int cmd_conform(int argc, char** argv) {
   std::string backend = "verilator";
   std::vector<std::string> names;
   for (const auto& b : kBackends) names.push_back(b.name);
-  app.add_option("--backend", backend, "verilator | systemc")->check(CLI::IsMember(names));
+  app.add_option("--backend", backend, "verilator | systemc | movers | xrt")->check(CLI::IsMember(names));
+  app.add_option("--xclbin", a.xclbin, "xclbin with the flowsteer kernel and its data movers (xrt backend)");
+  app.add_option("--device", a.device_index, "card index (xrt backend, default 0)");
   app.add_option("--packets", a.packets, "random frames to send (default 100000)")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   app.add_option("--seed", a.seed, "stimulus, gaps and back-pressure seed (default 1)");
   app.add_option("--trace", a.trace, "write an FST waveform (or env FS_ENGINE_TRACE)");

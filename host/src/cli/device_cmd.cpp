@@ -13,11 +13,26 @@
 #include "cli_validate.h"
 #include "flowsteer/device/engine_port.h"
 #include "flowsteer/runs/device_run.h"
+#include "flowsteer/driver/engine_driver.h"
 #if defined(FLOWSTEER_HAVE_VERILATOR)
+#include "mover_model.h"
 #include "verilator_port.h"
 #endif
 
 namespace flowsteer::cli {
+
+namespace {
+// The sizes a card's CAPS registers report, for the model it is compared with (the rps_map
+// pool is not in CAPS: the map's default).
+engine::EngineCaps card_caps(bus::RegisterBus& bus) {
+  const driver::EngineCapsRead c = driver::EngineDriver(bus).caps();
+  engine::EngineCaps e;
+  e.lut_log2 = c.lut_log2, e.cpu_log2 = c.cpu_log2, e.queue_log2 = c.queue_log2, e.slot_log2 = c.slot_log2;
+  e.flt_bucket_bits = c.flt_bucket_bits, e.flt_ways = c.flt_ways, e.flt_id_width = c.flt_id_width;
+  e.sock_log2 = c.sock_log2, e.evt_log2 = c.evt_log2;
+  return e;
+}
+}  // namespace
 
 int cmd_device(int argc, char** argv) {
   CLI::App app{"Run the E810-style aRFS runtime through the register-level driver on a backend: "
@@ -30,8 +45,10 @@ int cmd_device(int argc, char** argv) {
   driver::EngineSetup setup;
   runs::DeviceWorkload w;
   double frame_gap = 0.0, rec_ready = 1.0;
-  app.add_option("--backend", backend, "model (default) | verilator | xrt")
-      ->check(CLI::IsMember({"model", "verilator", "xrt"}));
+  app.add_option("--backend", backend,
+                 "model (default) | verilator | movers (verilator behind a model of the card's data "
+                 "movers) | xrt")
+      ->check(CLI::IsMember({"model", "verilator", "movers", "xrt"}));
   app.add_option("--xclbin", xclbin, "xclbin with the flowsteer kernel (xrt backend)");
   app.add_option("--device", device_index, "card index (xrt backend, default 0)");
   app.add_option("--pcap", w.pcap, "replay this Ethernet capture instead of synthetic flows");
@@ -76,15 +93,14 @@ int cmd_device(int argc, char** argv) {
                     : hash == "toeplitz-symxor" ? nic::HashMode::kToeplitzSymXor
                                                 : nic::HashMode::kJhashSym;
 #if !defined(FLOWSTEER_HAVE_VERILATOR)
-  if (backend == "verilator" || model_caps == "verilator")
+  if (backend == "verilator" || backend == "movers" || model_caps == "verilator")
     return usage_error("device", "this flowsteer was built without the simulated engine (configure with "
                                  "-DFLOWSTEER_WITH_RTL=ON and Verilator 5)");
 #endif
   if (backend == "xrt" && xclbin.empty()) return usage_error("device", "--backend xrt needs --xclbin FILE");
-  if (backend == "xrt" && !w.pcap.empty())
-    return usage_error("device", "--pcap needs a backend with a frame port (model, verilator)");
-  if (backend != "verilator" && (!trace.empty() || frame_gap != 0.0 || rec_ready != 1.0))
-    return usage_error("device", "--trace, --frame-gap and --rec-ready need --backend verilator");
+  const bool sim_backend = backend == "verilator" || backend == "movers";
+  if (!sim_backend && (!trace.empty() || frame_gap != 0.0 || rec_ready != 1.0))
+    return usage_error("device", "--trace, --frame-gap and --rec-ready need --backend verilator or movers");
   if (!w.pcap.empty()) {  // the capture is held in memory: about its size again, at worst
     struct stat st {};
     if (stat(w.pcap.c_str(), &st) == 0 && S_ISREG(st.st_mode))
@@ -119,11 +135,11 @@ int cmd_device(int argc, char** argv) {
         caps = sim::verilator_caps(build == "small" ? sim::EngineBuild::kSmall : sim::EngineBuild::kStandard);
 #endif
       port = device::open_model_port(caps);
-    } else if (backend == "verilator") {
+    } else if (sim_backend) {
 #if defined(FLOWSTEER_HAVE_VERILATOR)
       // One setup for both: the model of the build's sizes runs first (it also refuses a
-      // setup the build cannot hold, before the slow run), then the RTL; the two reports
-      // must be equal.
+      // setup the build cannot hold, before the slow run), then the RTL, directly or through
+      // the model of the data movers; the two reports must be equal.
       const sim::EngineBuild eb = build == "small" ? sim::EngineBuild::kSmall : sim::EngineBuild::kStandard;
       auto model = device::open_model_port(sim::verilator_caps(eb));
       const runs::DeviceReport m = runs::run_device(*model, setup, w);
@@ -133,7 +149,7 @@ int cmd_device(int argc, char** argv) {
       o.frame_gap = frame_gap;
       o.rec_ready = rec_ready;
       o.trace_path = trace.empty() ? "" : wave.write_path();
-      port = sim::open_verilator_port(o);
+      port = backend == "verilator" ? sim::open_verilator_port(o) : sim::open_mover_model_port(o);
       runs::DeviceWorkload wv = w;
       wv.progress = hook;
       rep = runs::run_device(*port, setup, wv);
@@ -148,14 +164,25 @@ int cmd_device(int argc, char** argv) {
       }
 #endif
     } else {
-      port = device::open_xrt_port(xclbin, device_index);
+      // frames (synthetic or --pcap) need the xclbin's data movers; without them the card's
+      // traffic comes from the network and only the registers are driven
+      port = device::open_xrt_port(xclbin, device_index, !w.pcap.empty());
     }
-    if (backend != "verilator") {
+    if (!sim_backend) {
+      // a card with a frame port runs the same frames as the model of its sizes: equal reports
+      runs::DeviceReport m;
+      const bool compare = backend == "xrt" && port->frames();
+      if (compare) m = runs::run_device(*device::open_model_port(card_caps(port->bus())), setup, w);
       runs::DeviceWorkload wm = w;
       wm.progress = hook;
       rep = runs::run_device(*port, setup, wm);
       bar.done();
       runs::print_device_report(std::cout, rep);
+      if (compare)
+        if (const std::string diff = runs::first_difference(m, rep); !diff.empty()) {
+          std::cerr << "flowsteer device: the card differs from the model of its sizes: " << one_line(diff) << "\n";
+          return kExitCheckFailed;
+        }
     }
   } catch (const bus::DeviceError& e) {
     return usage_error("device", e.what());

@@ -1,6 +1,7 @@
 // Backends of the engine for the host runtime: model, callback (any bus + packet function),
 // XRT. The Verilator one is in verilator_port.cpp (built only with the RTL harness).
 #include "flowsteer/device/engine_port.h"
+#include "flowsteer/device/mover_port.h"
 #include "flowsteer/xrt/xrt_bus.h"
 
 #include <utility>
@@ -119,8 +120,10 @@ std::unique_ptr<EnginePort> open_callback_port(RegisterBus& bus, FrameFn fn, con
   return std::make_unique<CallbackPort>(bus, std::move(fn), kind);
 }
 
-std::unique_ptr<EnginePort> open_xrt_port(const std::string& xclbin_path, unsigned device_index) {
-  return std::make_unique<XrtPort>(xrt::open_xrt(xclbin_path, device_index));
+std::unique_ptr<EnginePort> open_xrt_port(const std::string& xclbin_path, unsigned device_index, bool need_movers) {
+  xrt::XrtCard card = xrt::open_xrt_card(xclbin_path, device_index, need_movers);
+  if (card.movers) return open_mover_port(std::move(card.bus), std::move(card.movers), "xrt");
+  return std::make_unique<XrtPort>(std::move(card.bus));
 }
 
 }  // namespace flowsteer::device

@@ -13,4 +13,11 @@ std::unique_ptr<RegisterBus> open_xrt(const std::string& xclbin_path, unsigned, 
   throw DeviceError("this flowsteer was built without XRT (install libxrt-dev: scripts/setup.sh)");
 }
 
+XrtCard open_xrt_card(const std::string& xclbin_path, unsigned device_index, bool, unsigned,
+                      const std::string& kernel_name) {
+  XrtCard c;
+  c.bus = open_xrt(xclbin_path, device_index, kernel_name);
+  return c;
+}
+
 }  // namespace flowsteer::xrt

@@ -1,14 +1,19 @@
-// The XRT backend: the engine's AXI4-Lite window through the XRT native API (xrt::ip).
+// The XRT backend: the engine's AXI4-Lite window through the XRT native API (xrt::ip), and
+// the data movers (fs_mm2s, fs_s2mm: ap_ctrl_hs HLS kernels) run with xrt::kernel/xrt::run
+// over xrt::bo buffers allocated in the bank of each mover's m_axi argument (group_id(0)).
 // The flowsteer kernel (hw/alveo) is ap_ctrl_none: XRT reserves nothing in its s_axi_control
 // space, and the engine's 64 KiB register window starts at kEngineWindowOffset there
 // (hw/alveo/README.md). Register offsets given to this bus are relative to that window.
 #include <xrt/xclbin.h>
 #include <xrt/xrt_device.h>
+#include <experimental/xrt_bo.h>
 #include <experimental/xrt_ip.h>
+#include <experimental/xrt_kernel.h>
 #include <experimental/xrt_xclbin.h>
 
 #include <cstddef>
 #include <cstdio>
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -101,6 +106,92 @@ std::string engine_cu(const ::xrt::xclbin& xclbin, const std::string& path, cons
   return cu.get_name();
 }
 
+
+// The two movers: fs_s2mm(records, nrecords, stream) starts first and waits for the records;
+// fs_mm2s(frames, nframes, stream) then streams the frames in. Buffers grow as batches do.
+class XrtMovers : public MoverRunner {
+ public:
+  XrtMovers(::xrt::device dev, ::xrt::uuid uuid, unsigned timeout_ms)
+      : dev_(std::move(dev)), timeout_ms_(timeout_ms) {
+    try {
+      mm2s_ = ::xrt::kernel(dev_, uuid, kMm2sKernel);
+      s2mm_ = ::xrt::kernel(dev_, uuid, kS2mmKernel);
+    } catch (const std::exception& e) {
+      throw DeviceError("xrt backend: cannot open the data movers: " + one_line(e.what()));
+    }
+  }
+  void run(const std::vector<uint8_t>& frames, uint32_t nframes, uint8_t* records, uint32_t nrecords) override {
+    if (nframes == 0) return;
+    try {
+      grow(in_, frames.size(), mm2s_);
+      grow(out_, size_t(nrecords) * kRecordBytes, s2mm_);
+      in_.write(frames.data(), frames.size(), 0);
+      in_.sync(XCL_BO_SYNC_BO_TO_DEVICE, frames.size(), 0);
+      ::xrt::run out(s2mm_);
+      out.set_arg(0, out_);
+      out.set_arg(1, nrecords);  // argument 2 is the stream: connected in the xclbin, never set
+      out.start();
+      ::xrt::run in(mm2s_);
+      in.set_arg(0, in_);
+      in.set_arg(1, nframes);
+      in.start();
+      finish(in, kMm2sKernel, &out);
+      finish(out, kS2mmKernel, nullptr);
+      out_.sync(XCL_BO_SYNC_BO_FROM_DEVICE, size_t(nrecords) * kRecordBytes, 0);
+      out_.read(records, size_t(nrecords) * kRecordBytes, 0);
+    } catch (const DeviceError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw DeviceError("xrt backend: data mover run failed: " + one_line(e.what()));
+    }
+  }
+  std::string describe() const override { return std::string(kMm2sKernel) + " + " + kS2mmKernel; }
+
+ private:
+  ::xrt::device dev_;
+  ::xrt::kernel mm2s_, s2mm_;
+  ::xrt::bo in_, out_;
+  unsigned timeout_ms_;
+
+  void grow(::xrt::bo& bo, size_t need, const ::xrt::kernel& k) {
+    if (bo && bo.size() >= need) return;
+    bo = ::xrt::bo(dev_, need, k.group_id(0));
+  }
+  void finish(::xrt::run& r, const char* name, ::xrt::run* other) {
+    const ert_cmd_state st = r.wait(std::chrono::milliseconds(timeout_ms_));
+    if (st == ERT_CMD_STATE_COMPLETED) return;
+    r.abort();
+    if (other) other->abort();
+    if (st == ERT_CMD_STATE_TIMEOUT)
+      throw DeviceError(std::string("xrt backend: ") + name + " did not finish in " + std::to_string(timeout_ms_) +
+                        " ms (the engine takes no frames while CTRL.ENABLE is 0)");
+    throw DeviceError(std::string("xrt backend: ") + name + " ended in state " + std::to_string(int(st)));
+  }
+};
+
+// Both movers or neither; each must be XRT-managed (xrt::kernel starts and waits for it).
+// Returns "" when both are usable, else why the xclbin has none.
+std::string check_movers(const ::xrt::xclbin& xclbin, const std::string& path) {
+  bool have[2] = {false, false};
+  const char* names[2] = {kMm2sKernel, kS2mmKernel};
+  for (int i = 0; i < 2; ++i) {
+    ::xrt::xclbin::kernel k = xclbin.get_kernel(names[i]);
+    if (!k || k.get_cus().empty()) continue;
+    have[i] = true;
+    const auto ctl = k.get_cus().front().get_control_type();
+    if (ctl != ::xrt::xclbin::ip::control_type::hs && ctl != ::xrt::xclbin::ip::control_type::chain)
+      throw DeviceError("kernel '" + std::string(names[i]) + "' in xclbin '" + path +
+                        "' is not XRT-managed; the data movers are ap_ctrl_hs HLS kernels (hw/alveo/" + names[i] +
+                        ".cpp)");
+  }
+  if (have[0] != have[1])
+    throw DeviceError("xclbin '" + path + "' has " + (have[0] ? kMm2sKernel : kS2mmKernel) + " but not " +
+                      (have[0] ? kS2mmKernel : kMm2sKernel) + " (the data movers come as a pair)");
+  if (!have[0])
+    return "xclbin '" + path + "' has no data movers (" + kMm2sKernel + ", " + kS2mmKernel +
+           "): frames cannot be sent from the host";
+  return "";
+}
 }  // namespace
 
 // XRT trusts the header of an xclbin and crashes on a truncated one: check the layout
@@ -130,34 +221,45 @@ bool xrt_available() { return true; }
 
 std::unique_ptr<RegisterBus> open_xrt(const std::string& xclbin_path, unsigned device_index,
                                       const std::string& kernel_name) {
+  return open_xrt_card(xclbin_path, device_index, false, 0, kernel_name).bus;
+}
+
+XrtCard open_xrt_card(const std::string& xclbin_path, unsigned device_index, bool need_movers,
+                      unsigned run_timeout_ms, const std::string& kernel_name) {
   check_xclbin_file(xclbin_path);
   check_xclbin_layout(xclbin_path);
   ::xrt::xclbin xclbin;
   try {
     xclbin = ::xrt::xclbin(xclbin_path);
   } catch (const std::exception& e) {
-    throw DeviceError("cannot parse xclbin '" + xclbin_path + "': " + e.what());
+    throw DeviceError("cannot parse xclbin '" + xclbin_path + "': " + one_line(e.what()));
   }
   bool has_kernel = false;
   for (const auto& k : xclbin.get_kernels()) has_kernel |= k.get_name() == kernel_name;
   if (!has_kernel) throw DeviceError("xclbin '" + xclbin_path + "' has no kernel '" + kernel_name + "'");
   const std::string cu_name = engine_cu(xclbin, xclbin_path, kernel_name);
+  XrtCard card;
+  card.no_movers = check_movers(xclbin, xclbin_path);
+  if (need_movers && !card.no_movers.empty()) throw DeviceError(card.no_movers);
   ::xrt::device dev;
   try {
     dev = ::xrt::device(device_index);
   } catch (const std::exception& e) {
-    throw DeviceError("no Alveo card " + std::to_string(device_index) + " (XRT: " + e.what() + ")");
+    throw DeviceError("no Alveo card " + std::to_string(device_index) + " (XRT: " + one_line(e.what()) + ")");
   }
+  ::xrt::uuid uuid;
   try {
-    ::xrt::uuid uuid = dev.load_xclbin(xclbin);
+    uuid = dev.load_xclbin(xclbin);
     // xrt::ip finds an IP by its full name ("flowsteer:flowsteer_1"), not by the kernel name
     ::xrt::ip ip(dev, uuid, cu_name);
-    return std::make_unique<XrtBus>(dev, uuid, ip, "xrt device " + std::to_string(device_index) + " kernel " +
-                                                       kernel_name + " (" + cu_name + ")");
+    card.bus = std::make_unique<XrtBus>(dev, uuid, ip, "xrt device " + std::to_string(device_index) + " kernel " +
+                                                           kernel_name + " (" + cu_name + ")");
   } catch (const std::exception& e) {
     throw DeviceError("cannot load '" + xclbin_path + "' on card " + std::to_string(device_index) + ": " +
-                      e.what());
+                      one_line(e.what()));
   }
+  if (card.no_movers.empty()) card.movers = std::make_unique<XrtMovers>(dev, uuid, run_timeout_ms);
+  return card;
 }
 
 }  // namespace flowsteer::xrt

@@ -1,9 +1,9 @@
 // A backend of the engine as the host runtime sees it: the register window (RegisterBus)
 // plus, where the backend has one, the frame/record stream. Backends: the golden model
 // (EngineRegisterFile + packet()), the simulated RTL (sim/verilator EngineSim, built only
-// with FLOWSTEER_WITH_RTL), an Alveo card through XRT (registers only: its traffic comes
-// from the network). The simulated RTL's port lives with its harness
-// (sim/verilator/verilator_port.h), one floor up.
+// with FLOWSTEER_WITH_RTL), an Alveo card through XRT (frames through the kit's data movers,
+// mover_port.h, when the xclbin has them). The simulated RTL's ports live with its harness
+// (sim/verilator/verilator_port.h, mover_model.h), one floor up.
 //
 // Total order (docs/engine-top.md): every register access through bus() first waits until
 // every frame sent before it has produced its record. So frames sent before a register
@@ -72,15 +72,18 @@ class EnginePort {
  public:
   virtual ~EnginePort() = default;
   virtual RegisterBus& bus() = 0;           // ordered after every frame sent before
-  virtual FramePort* frames() = 0;          // nullptr: no stream port (a card)
+  virtual FramePort* frames() = 0;          // nullptr: no stream port (a card without movers)
   virtual const char* kind() const = 0;     // "model", "verilator", "xrt", ...
 };
 
 // The golden model with the given implemented sizes (compare with the simulated RTL by
 // passing its caps()).
 std::unique_ptr<EnginePort> open_model_port(const engine::EngineCaps& caps = engine::EngineCaps{});
-// A card (check_xclbin_file + open_xrt); DeviceError with one line on any failure.
-std::unique_ptr<EnginePort> open_xrt_port(const std::string& xclbin_path, unsigned device_index = 0);
+// A card (xrt::open_xrt_card): with the xclbin's data movers a frame port over them, else
+// registers only (need_movers: refuse an xclbin without movers). DeviceError with one line
+// on any failure.
+std::unique_ptr<EnginePort> open_xrt_port(const std::string& xclbin_path, unsigned device_index = 0,
+                                          bool need_movers = false);
 // Any register bus with a per-frame function (the model's packet() shape): the function
 // returns false when the engine did not take the frame, else fills the record. An empty
 // function gives a port without a stream (registers only).
