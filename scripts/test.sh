@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
 ctest --test-dir build -j"$(nproc)" --output-on-failure
+echo "== the installed package: examples/ built against it =="
+bash scripts/test-install.sh build
 echo "== ASan + UBSan: model unit, scenario, system and badinput tests =="
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DFLOWSTEER_SANITIZE=ON \
   -DFLOWSTEER_WITH_RTL=OFF -DFLOWSTEER_WITH_BENCH=OFF >/dev/null

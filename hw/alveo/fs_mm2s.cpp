@@ -1,11 +1,11 @@
 // Data mover for host-driven frames (Vitis HLS kernel "fs_mm2s", ap_ctrl_hs): reads frames that
 // the host wrote to device memory and streams them into the flowsteer kernel's s_axis_frames.
 //
-// Buffer layout (64-byte words, little-endian fields): for each frame one header word
-//   bits 15:0  frame length in bytes (1..65535), bits 31:16 tuser, other bits 0
-// followed by ceil(length / 64) data words (frame byte i in bits 8*(i%64)+7 .. 8*(i%64) of
-// word i/64: the AXI4-Stream byte order). The last beat's tkeep marks the bytes present.
-// A header with length 0 ends the list early.
+// Buffer layout: layout MM2S_HDR of hw/regs/flowsteer_regs.json (the host writes it with
+// the generated regs::pack_mm2s_hdr, host/src/xrt/movers.cpp): per frame one 64-byte header
+// word (LEN, TUSER) and ceil(LEN / 64) data words; the last beat's tkeep marks the bytes
+// present; LEN 0 ends the list early. The field positions below must match MM2S_HDR (this
+// file is compiled by Vitis HLS only, which does not see the generated C++ header).
 #include <ap_axi_sdata.h>
 #include <ap_int.h>
 #include <hls_stream.h>

@@ -26,7 +26,8 @@ add_custom_command(OUTPUT ${FS_REGS_OUTPUTS}
   COMMENT "Generating the register map outputs")
 add_custom_target(flowsteer_regs_gen ALL DEPENDS ${FS_REGS_OUTPUTS})
 add_library(flowsteer_regs INTERFACE)
-target_include_directories(flowsteer_regs INTERFACE ${FS_REGS_GEN_DIR})
+# installed next to the host headers (host/CMakeLists.txt install rules)
+target_include_directories(flowsteer_regs INTERFACE $<BUILD_INTERFACE:${FS_REGS_GEN_DIR}> $<INSTALL_INTERFACE:include>)
 add_dependencies(flowsteer_regs flowsteer_regs_gen)
 
 add_test(NAME regs_doc_fresh

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -66,8 +67,27 @@ namespace {
 // control protocol. Every `from` in the kernel element is replaced by `to` first.
 std::string kernel_xml_path() { return std::string(FLOWSTEER_SOURCE_DIR) + "/hw/alveo/kernel.xml"; }
 
+// A data mover as v++ describes an HLS kernel: an m_axi buffer argument and a scalar count.
+struct ExtraKernel {
+  std::string name;
+  uint32_t control;
+};
+std::string mover_element(const ExtraKernel& k, uint64_t base) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", (unsigned long long)base);
+  return "<kernel name=\"" + k.name + "\" language=\"c\" vlnv=\"xilinx.com:hls:" + k.name +
+         ":1.0\" preferredWorkGroupSizeMultiple=\"0\" workGroupSize=\"1\" interrupt=\"true\">\n"
+         " <port name=\"s_axi_control\" mode=\"slave\" range=\"0x1000\" dataWidth=\"32\" portType=\"addressable\" base=\"0x0\"/>\n"
+         " <port name=\"m_axi_gmem\" mode=\"master\" range=\"0xFFFFFFFF\" dataWidth=\"512\" portType=\"addressable\" base=\"0x0\"/>\n"
+         " <arg name=\"buf\" addressQualifier=\"1\" id=\"0\" port=\"m_axi_gmem\" size=\"0x8\" offset=\"0x10\" hostOffset=\"0x0\" hostSize=\"0x8\" type=\"void*\"/>\n"
+         " <arg name=\"n\" addressQualifier=\"0\" id=\"1\" port=\"s_axi_control\" size=\"0x4\" offset=\"0x1C\" hostOffset=\"0x0\" hostSize=\"0x4\" type=\"uint\"/>\n"
+         " <instance name=\"" + k.name + "_1\">\n  <addrRemap base=\"" + b + "\" range=\"0x1000\" port=\"s_axi_control\"/>\n"
+         " </instance>\n</kernel>\n";
+}
+
 std::string write_kernel_xclbin(const char* name, uint32_t control = AP_CTRL_NONE,
-                                const std::string& from = "", const std::string& to = "") {
+                                const std::string& from = "", const std::string& to = "",
+                                const std::vector<ExtraKernel>& extra = {}) {
   std::ifstream in(kernel_xml_path());
   std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const size_t b = xml.find("<kernel "), e = xml.find("</kernel>");
@@ -88,20 +108,31 @@ std::string write_kernel_xclbin(const char* name, uint32_t control = AP_CTRL_NON
       "   <core name=\"OCL_REGION_0\" target=\"bitstream\" type=\"clc_region\" clockFreq=\"0MHz\" numComputeUnits=\"1\">\n" +
       kernel +
       " <instance name=\"flowsteer_1\">\n  <addrRemap base=\"0x1800000\" range=\"0x10000\" port=\"s_axi_control\"/>\n"
-      " </instance>\n</kernel>\n   </core>\n  </device>\n </platform>\n</project>\n";
-  ip_layout ipl{};
-  ipl.m_count = 1;
-  ipl.m_ip_data[0].m_type = IP_KERNEL;
-  ipl.m_ip_data[0].properties = control << IP_CONTROL_SHIFT;
-  ipl.m_ip_data[0].m_base_address = 0x1800000;
-  std::strncpy(reinterpret_cast<char*>(ipl.m_ip_data[0].m_name), "flowsteer:flowsteer_1",
-               sizeof ipl.m_ip_data[0].m_name - 1);
+      " </instance>\n</kernel>\n" + [&] {
+        std::string more;
+        for (size_t i = 0; i < extra.size(); ++i) more += mover_element(extra[i], 0x1810000 + 0x10000 * i);
+        return more;
+      }() + "   </core>\n  </device>\n </platform>\n</project>\n";
+  // IP_LAYOUT: the engine, then one entry per extra kernel
+  std::vector<char> ipbuf(sizeof(ip_layout) + extra.size() * sizeof(ip_data), 0);
+  ip_layout& ipl = *reinterpret_cast<ip_layout*>(ipbuf.data());
+  ipl.m_count = int32_t(1 + extra.size());
+  auto set_ip = [&](size_t i, uint32_t ctl, uint64_t base, const std::string& ipname) {
+    ip_data& d = ipl.m_ip_data[i];
+    d.m_type = IP_KERNEL;
+    d.properties = ctl << IP_CONTROL_SHIFT;
+    d.m_base_address = base;
+    std::strncpy(reinterpret_cast<char*>(d.m_name), ipname.c_str(), sizeof d.m_name - 1);
+  };
+  set_ip(0, control, 0x1800000, "flowsteer:flowsteer_1");
+  for (size_t i = 0; i < extra.size(); ++i)
+    set_ip(1 + i, extra[i].control, 0x1810000 + 0x10000 * i, extra[i].name + ":" + extra[i].name + "_1");
   std::string out(sizeof(axlf) + sizeof(axlf_section_header), '\0');
   const size_t off_meta = out.size();
   out += meta;
   while (out.size() % 8) out.push_back('\0');
   const size_t off_ip = out.size();
-  out.append(reinterpret_cast<const char*>(&ipl), sizeof ipl);
+  out.append(ipbuf.data(), ipbuf.size());
   axlf top{};
   std::memcpy(top.m_magic, "xclbin2", 8);
   std::memset(top.reserved, 0xFF, sizeof top.reserved);
@@ -118,7 +149,7 @@ std::string write_kernel_xclbin(const char* name, uint32_t control = AP_CTRL_NON
   sh[1].m_sectionKind = IP_LAYOUT;
   std::strcpy(sh[1].m_sectionName, "ip_layout");
   sh[1].m_sectionOffset = off_ip;
-  sh[1].m_sectionSize = sizeof ipl;
+  sh[1].m_sectionSize = ipbuf.size();
   std::memcpy(&out[offsetof(axlf, m_sections)], sh, sizeof sh);
   std::string path = "/tmp/flowsteer_test_" + std::to_string(getpid()) + "_" + name;
   std::ofstream(path, std::ios::binary).write(out.data(), std::streamsize(out.size()));
@@ -180,5 +211,46 @@ TEST(XrtBackend, XrtManagedKernelIsAClearError) {
                                     "' is XRT-managed (ap_ctrl_hs/chain); the flowsteer kernel is free-running "
                                     "(ap_ctrl_none, hw/alveo/kernel.xml)");
   }
+}
+#endif
+
+#if FLOWSTEER_HAVE_XRT
+namespace {
+std::string card_message(const std::string& xclbin, bool need_movers) {
+  try {
+    flowsteer::xrt::open_xrt_card(xclbin, 0, need_movers);
+  } catch (const DeviceError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+// The data movers are checked in the xclbin before the card is opened: both or neither, each
+// XRT-managed; frames (need_movers) refuse an xclbin without them.
+TEST(XrtBackend, DataMoversAreCheckedBeforeTheCard) {
+  unsetenv("XILINX_XRT");
+  const std::string none = write_kernel_xclbin("nomov.xclbin");
+  EXPECT_EQ(card_message(none, true), "xclbin '" + none +
+                                           "' has no data movers (fs_mm2s, fs_s2mm): frames cannot be sent from "
+                                           "the host");
+  EXPECT_EQ(card_message(none, false).rfind("no Alveo card 0", 0), 0u);  // registers only
+  const std::string half = write_kernel_xclbin("half.xclbin", AP_CTRL_NONE, "", "", {{"fs_mm2s", AP_CTRL_HS}});
+  EXPECT_EQ(card_message(half, false),
+            "xclbin '" + half + "' has fs_mm2s but not fs_s2mm (the data movers come as a pair)");
+  const std::string free = write_kernel_xclbin("freemov.xclbin", AP_CTRL_NONE, "", "",
+                                               {{"fs_mm2s", AP_CTRL_HS}, {"fs_s2mm", AP_CTRL_NONE}});
+  EXPECT_EQ(card_message(free, false), "kernel 'fs_s2mm' in xclbin '" + free +
+                                           "' is not XRT-managed; the data movers are ap_ctrl_hs HLS kernels "
+                                           "(hw/alveo/fs_s2mm.cpp)");
+  const std::string both = write_kernel_xclbin("both.xclbin", AP_CTRL_NONE, "", "",
+                                               {{"fs_mm2s", AP_CTRL_HS}, {"fs_s2mm", AP_CTRL_HS}});
+  const std::string msg = card_message(both, true);  // good xclbin: fails only at the card
+  EXPECT_EQ(msg.rfind("no Alveo card 0", 0), 0u) << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  flowsteer::xrt::check_xclbin_file(both);
+  xrt::xclbin x(both);
+  EXPECT_EQ(x.get_kernels().size(), 3u);
+  EXPECT_EQ(x.get_kernel("fs_s2mm").get_cus().front().get_control_type(), xrt::xclbin::ip::control_type::hs);
 }
 #endif
