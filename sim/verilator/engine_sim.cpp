@@ -165,8 +165,13 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     m->rst = 0;
   }
   ~ModelImpl() override {
+    // Verilator erases a model's scopes from the thread's current context, which is the one
+    // made last: make it this one, or a second engine (made or dropped since) breaks the erase
+    Verilated::threadContextp(ctx.get());
     m->final();
     if (fst) fst->close();
+    fst.reset();
+    m.reset();
   }
   unsigned rps_pool_log2() const override { return pool_log2; }
 

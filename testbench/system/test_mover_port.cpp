@@ -51,8 +51,8 @@ TEST(MoverModel, RuntimeGivesTheModelsReport) {
   o.max_wait_clocks = 1'000'000;
   o.frame_gap = 0.2;  // the movers' stream with idle beats and a slow record sink
   o.rec_ready = 0.7;
-  auto movers = sim::open_mover_model_port(o);
   auto model = device::open_model_port(sim::verilator_caps());
+  auto movers = sim::open_mover_model_port(o);
   const runs::DeviceReport m = runs::run_device(*model, setup(), workload());
   const runs::DeviceReport v = runs::run_device(*movers, setup(), workload());
   EXPECT_EQ(v.kind, "movers");

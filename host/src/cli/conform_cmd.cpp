@@ -252,8 +252,9 @@ int run_movers(const ConformArgs& a) {
   o.rec_ready = a.ready;
   o.trace_path = a.trace;
   try {
+    const engine::EngineCaps caps = sim::verilator_caps(o.build);
     auto port = sim::open_mover_model_port(o);
-    return run_port_conform(a, *port, sim::verilator_caps(o.build));
+    return run_port_conform(a, *port, caps);
   } catch (const bus::DeviceError& e) {
     return usage_error("conform", e.what());
   }
