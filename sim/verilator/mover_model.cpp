@@ -1,6 +1,8 @@
 // The data movers' model (mover_model.h).
 #include "mover_model.h"
 
+#include <stdexcept>
+
 #include "flowsteer/device/mover_port.h"
 
 namespace flowsteer::sim {
@@ -34,7 +36,12 @@ void MoverModel::run(const std::vector<uint8_t>& frames, uint32_t nframes, uint8
   for (uint32_t i = 0; i < nrecords; ++i) {
     EngineRecord r;
     if (!sim_.pop_record(r)) {
-      sim_.drain();  // DeviceError while the engine takes no frames (CTRL.ENABLE 0)
+      try {
+        sim_.drain();
+      } catch (const std::runtime_error& e) {  // the harness's timeout: as a card's run timeout
+        throw DeviceError(std::string("fs_mm2s model: the engine did not take the frames (CTRL.ENABLE 0?): ") +
+                          e.what());
+      }
       if (!sim_.pop_record(r))
         throw DeviceError("fs_s2mm model: " + std::to_string(i) + " of " + std::to_string(nrecords) +
                           " records came (the run would not finish)");

@@ -56,7 +56,7 @@ std::string record_text(const engine::OutputRecord& r) {
 
 // A backend with a frame port against the golden model of its sizes, under one setup: random
 // frames (half of them repeats of recent ones, so flows recur and get steered) in batches
-// through both, the flows recorded on a CPU of their hash and the backlogs processed after
+// through both, the flows recorded on a CPU drawn from their hash and the backlogs processed after
 // each batch on both; every record must be equal. The card's path (xrt) and the same path
 // over the model of its data movers (movers) run this.
 int run_port_conform(const ConformArgs& a, device::EnginePort& dut, const engine::EngineCaps& caps) {
@@ -64,6 +64,8 @@ int run_port_conform(const ConformArgs& a, device::EnginePort& dut, const engine
   driver::EngineSetup setup;
   setup.nr_cpu_ids = setup.num_rx_queues = std::min(16u, 1u << caps.cpu_log2);
   setup.rps_flow_cnt = std::min<uint64_t>(256, uint64_t(1) << caps.slot_log2);
+  setup.lut_log2 = std::min(setup.lut_log2, caps.lut_log2);
+  setup.rps_sock_flow_entries = std::min<uint64_t>(setup.nr_cpu_ids * setup.rps_flow_cnt, uint64_t(1) << caps.sock_log2);
   setup.variant = a.patched == 0 ? kernel::Variant::kOriginal : kernel::Variant::kPatched;
   setup.hash_mode = a.hash_mode == 0   ? nic::HashMode::kToeplitz
                     : a.hash_mode == 2 ? nic::HashMode::kJhashSym
@@ -101,20 +103,25 @@ int run_port_conform(const ConformArgs& a, device::EnginePort& dut, const engine
                     record_text(got[i]).c_str(), record_text(want[i]).c_str());
         return kExitCheckFailed;
       }
-      if (want[i].hash_valid) {
-        dd.rps_record_sock_flow(want[i].hash, want[i].hash % setup.nr_cpu_ids);
-        rd.rps_record_sock_flow(want[i].hash, want[i].hash % setup.nr_cpu_ids);
+      if (want[i].hash_valid) {  // the app's CPU: other bits of the hash than the RSS LUT's
+        const uint32_t cpu = (want[i].hash >> 16) % setup.nr_cpu_ids;
+        dd.rps_record_sock_flow(want[i].hash, cpu);
+        rd.rps_record_sock_flow(want[i].hash, cpu);
       }
     }
     for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c) dd.process_backlog(c), rd.process_backlog(c);
     checked += got.size();
   }
-  uint64_t steered = 0;
-  for (uint32_t i = 0; i < regs::CNT_LO::kCount; ++i)
-    if (runs::counter_name(i) == "STEER_ADDS") steered = rd.counter(i);
+  auto count = [&](const char* name) {
+    for (uint32_t i = 0; i < regs::CNT_LO::kCount; ++i)
+      if (runs::counter_name(i) == name) return rd.counter(i);
+    return uint64_t(0);
+  };
   std::printf("backend %s (%s), seed %llu\n", dut.kind(), dut.bus().describe().c_str(), (unsigned long long)a.seed);
   std::printf("packets checked:        %llu\n", (unsigned long long)checked);
-  std::printf("filters added:          %llu\n", (unsigned long long)steered);
+  std::printf("rfs cpu / steer calls / filter adds / filter hits: %llu / %llu / %llu / %llu\n",
+              (unsigned long long)count("RFS_CPU"), (unsigned long long)count("STEER_CALLS"),
+              (unsigned long long)count("STEER_ADDS"), (unsigned long long)count("FLT_HITS"));
   std::printf("mismatches:             0\n");
   return kExitOk;
 }
