@@ -20,7 +20,8 @@ class MoverModel : public xrt::MoverRunner {
   explicit MoverModel(EngineSim& sim) : sim_(sim) {}
   // DeviceError where a card's run would fail or never end: a frame entry past the buffer,
   // fewer records than nrecords (fs_s2mm would wait), frames the engine does not take.
-  void run(const std::vector<uint8_t>& frames, uint32_t nframes, uint8_t* records, uint32_t nrecords) override;
+  void run(const std::vector<uint8_t>& frames, uint32_t nframes, uint8_t* records,
+           uint32_t nrecords) override;
   std::string describe() const override { return "fs_mm2s + fs_s2mm model"; }
   uint64_t beats_read() const { return beats_; }  // data words fs_mm2s streamed
 
@@ -31,6 +32,7 @@ class MoverModel : public xrt::MoverRunner {
 
 // The simulated engine (registers through its AXI4-Lite master) with frames through the
 // mover model: kind "movers".
-std::unique_ptr<device::EnginePort> open_mover_model_port(const EngineSimOptions& opt = EngineSimOptions{});
+std::unique_ptr<device::EnginePort> open_mover_model_port(
+    const EngineSimOptions& opt = EngineSimOptions{});
 
 }  // namespace flowsteer::sim

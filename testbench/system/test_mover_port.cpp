@@ -40,7 +40,8 @@ driver::EngineSetup setup() {
 }
 
 int run_flowsteer(const std::string& args) {
-  const int rc = std::system((std::string(FLOWSTEER_BIN) + " " + args + " >/dev/null 2>&1").c_str());
+  const int rc =
+      std::system((std::string(FLOWSTEER_BIN) + " " + args + " >/dev/null 2>&1").c_str());
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 

@@ -21,8 +21,10 @@ namespace {
 class ModelMovers : public xrt::MoverRunner {
  public:
   enum class Fault { kNone, kSwapUser, kReservedBit };
-  explicit ModelMovers(engine::EngineRegisterFile& regs, Fault f = Fault::kNone) : regs_(regs), fault_(f) {}
-  void run(const std::vector<uint8_t>& frames, uint32_t nframes, uint8_t* records, uint32_t nrecords) override {
+  explicit ModelMovers(engine::EngineRegisterFile& regs, Fault f = Fault::kNone)
+      : regs_(regs), fault_(f) {}
+  void run(const std::vector<uint8_t>& frames, uint32_t nframes, uint8_t* records,
+           uint32_t nrecords) override {
     size_t at = 0;
     std::vector<regs::Rec> out;
     for (uint32_t f = 0; f < nframes; ++f) {
@@ -85,8 +87,8 @@ TEST(MoverLayout, FrameBufferIsHeaderThenDataWords) {
   EXPECT_EQ(b.bytes()[h2], 65);
   EXPECT_EQ(b.bytes()[h2 + 2], 0xEF);
   EXPECT_EQ(b.bytes()[h2 + 3], 0xBE);
-  EXPECT_EQ(b.bytes()[h2 + 64 + 64], 0x22);      // frame byte 64: first byte of data word 1
-  EXPECT_EQ(b.bytes()[h2 + 64 + 65], 0);         // the tail of the last word is 0
+  EXPECT_EQ(b.bytes()[h2 + 64 + 64], 0x22);  // frame byte 64: first byte of data word 1
+  EXPECT_EQ(b.bytes()[h2 + 64 + 65], 0);     // the tail of the last word is 0
   EXPECT_THROW(b.add(f1.data(), 0, 0), std::invalid_argument);
   std::vector<uint8_t> big(xrt::kMaxFrameBytes + 1);
   EXPECT_THROW(b.add(big.data(), big.size(), 0), std::invalid_argument);
@@ -143,7 +145,8 @@ TEST(MoverPort, RecordsEqualTheModelsInOrder) {
     got.clear();
     port.drain(got);
     ASSERT_EQ(got.size(), want.size());
-    for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(got[i] == want[i]) << "round " << round << " frame " << i;
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_TRUE(got[i] == want[i]) << "round " << round << " frame " << i;
   }
   port.drain(got);  // nothing sent: no run
   EXPECT_EQ(movers.runs, 3);
@@ -165,8 +168,9 @@ TEST(MoverPort, ALostOrCorruptRecordIsOneError) {
     } catch (const bus::DeviceError& err) {
       const std::string m = err.what();
       EXPECT_EQ(m.find('\n'), std::string::npos);
-      EXPECT_NE(m.find(fault == ModelMovers::Fault::kSwapUser ? "record 0 of a 4-frame run carries tuser 1, its frame 0"
-                                                              : "record 1 of a 4-frame run has reserved bits set"),
+      EXPECT_NE(m.find(fault == ModelMovers::Fault::kSwapUser
+                           ? "record 0 of a 4-frame run carries tuser 1, its frame 0"
+                           : "record 1 of a 4-frame run has reserved bits set"),
                 std::string::npos)
           << m;
     }

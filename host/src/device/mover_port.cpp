@@ -32,10 +32,11 @@ void MoverFrames::flush() {
     const uint16_t want = uint16_t(first + i);
     if (r.user != want || r.reserved != 0) {
       sent_ = first + i;
-      throw DeviceError(who_ + ": record " + std::to_string(i) + " of a " + std::to_string(n) + "-frame run " +
-                        (r.user != want ? "carries tuser " + std::to_string(r.user) + ", its frame " +
-                                              std::to_string(want) + " (a frame lost or out of order)"
-                                        : "has reserved bits set (not the record layout)"));
+      throw DeviceError(
+          who_ + ": record " + std::to_string(i) + " of a " + std::to_string(n) + "-frame run " +
+          (r.user != want ? "carries tuser " + std::to_string(r.user) + ", its frame " +
+                                std::to_string(want) + " (a frame lost or out of order)"
+                          : "has reserved bits set (not the record layout)"));
     }
     done_.push_back(xrt::output_record(r));
   }
@@ -45,7 +46,8 @@ namespace {
 
 class MoverPort : public EnginePort {
  public:
-  MoverPort(std::unique_ptr<RegisterBus> bus, std::unique_ptr<xrt::MoverRunner> movers, const char* kind)
+  MoverPort(std::unique_ptr<RegisterBus> bus, std::unique_ptr<xrt::MoverRunner> movers,
+            const char* kind)
       : inner_(std::move(bus)),
         movers_(std::move(movers)),
         frames_(*movers_, inner_->describe() + " via " + movers_->describe()),
@@ -66,7 +68,8 @@ class MoverPort : public EnginePort {
 }  // namespace
 
 std::unique_ptr<EnginePort> open_mover_port(std::unique_ptr<RegisterBus> bus,
-                                            std::unique_ptr<xrt::MoverRunner> movers, const char* kind) {
+                                            std::unique_ptr<xrt::MoverRunner> movers,
+                                            const char* kind) {
   return std::make_unique<MoverPort>(std::move(bus), std::move(movers), kind);
 }
 

@@ -7,8 +7,8 @@ namespace flowsteer::xrt {
 
 void load_words(const uint8_t* bytes, uint32_t* words, size_t n) {
   for (size_t i = 0; i < n; ++i)
-    words[i] = uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 | uint32_t(bytes[4 * i + 2]) << 16 |
-               uint32_t(bytes[4 * i + 3]) << 24;
+    words[i] = uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 |
+               uint32_t(bytes[4 * i + 2]) << 16 | uint32_t(bytes[4 * i + 3]) << 24;
 }
 
 void store_words(const uint32_t* words, uint8_t* bytes, size_t n) {
@@ -18,9 +18,11 @@ void store_words(const uint32_t* words, uint8_t* bytes, size_t n) {
 
 void FrameBuffer::add(const uint8_t* frame, size_t len, uint16_t tuser) {
   // LEN 0 ends fs_mm2s's list, so an empty frame cannot be sent through it
-  if (len == 0) throw std::invalid_argument("data movers: an empty frame cannot be sent (LEN 0 ends the list)");
+  if (len == 0)
+    throw std::invalid_argument("data movers: an empty frame cannot be sent (LEN 0 ends the list)");
   if (len > kMaxFrameBytes)
-    throw std::invalid_argument("data movers: a " + std::to_string(len) + "-byte frame is longer than fs_mm2s takes (" +
+    throw std::invalid_argument("data movers: a " + std::to_string(len) +
+                                "-byte frame is longer than fs_mm2s takes (" +
                                 std::to_string(kMaxFrameBytes) + ")");
   regs::Mm2sHdr h;
   h.len = uint16_t(len);

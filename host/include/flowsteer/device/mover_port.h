@@ -35,6 +35,7 @@ class MoverFrames : public FramePort {
 // A backend of a register bus and a pair of movers (the movers may drive the same engine
 // the bus reaches); kind names it ("xrt", "movers").
 std::unique_ptr<EnginePort> open_mover_port(std::unique_ptr<RegisterBus> bus,
-                                            std::unique_ptr<xrt::MoverRunner> movers, const char* kind);
+                                            std::unique_ptr<xrt::MoverRunner> movers,
+                                            const char* kind);
 
 }  // namespace flowsteer::device

@@ -49,7 +49,8 @@ engine::OutputRecord output_record(const regs::Rec& r);
 class MoverRunner {
  public:
   virtual ~MoverRunner() = default;
-  virtual void run(const std::vector<uint8_t>& frames, uint32_t nframes, uint8_t* records, uint32_t nrecords) = 0;
+  virtual void run(const std::vector<uint8_t>& frames, uint32_t nframes, uint8_t* records,
+                   uint32_t nrecords) = 0;
   virtual std::string describe() const = 0;
 };
 
