@@ -286,7 +286,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     }
     const bool g_valid = t->fs_engine_top__DOT__g_valid;
     if (g_valid && !t->fs_engine_top__DOT__fw_lk_room) return GateLoss::kFwdWindow;
-    if (g_valid && !(t->fs_engine_top__DOT__lk_room && t->fs_engine_top__DOT__lk_ready)) return GateLoss::kLookup;
+    if (g_valid && !t->fs_engine_top__DOT__lk_open) return GateLoss::kLookup;
     if (t->fs_engine_top__DOT__r1_valid_reg && !t->fs_engine_top__DOT__out_ready) return GateLoss::kRecordSink;
     return GateLoss::kRefill;
   }
