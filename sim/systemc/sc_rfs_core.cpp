@@ -225,7 +225,7 @@ SC_MODULE(RfsBench) {
   struct Accepted {  // one handshake on the packet or the command port
     bool is_cmd = false;
     Cmd cmd;
-    fs_sc::RfsPkt pkt;
+    fs_tb::rfs::RfsPkt pkt;
     uint32_t tag = 0;
   };
   struct DrvReq {
@@ -258,7 +258,7 @@ SC_MODULE(RfsBench) {
     size_t setup_acc = 0;
     bool pkt_pend = false, cmd_pend = false, finishing = false;
     std::deque<Cmd> fin;
-    fs_sc::RfsPkt pkt;
+    fs_tb::rfs::RfsPkt pkt;
     Cmd cmd;
     uint64_t pkts_issued = 0;
     for (;;) {
@@ -529,7 +529,7 @@ SC_MODULE(RfsBench) {
   RunCfg cfg_;
   fs_tb::rfs::RegRef ref_;        // golden model + reference driver
   fs_tb::rfs::RefDriver rdrv_;    // the driver port's answers
-  fs_sc::RfsStim stim_;
+  fs_tb::rfs::RfsStim stim_;
   std::mt19937_64 rng_drv_, rng_rsp_, rng_mon_;
   // inbox of one clock (threads at the rising edge -> scoreboard at the falling edge)
   std::vector<Accepted> in_;
@@ -539,7 +539,7 @@ SC_MODULE(RfsBench) {
   // expectations in order
   std::deque<ExpRec> exp_rec_;
   std::deque<ExpRsp> exp_rsp_;
-  std::deque<fs_sc::SteerRef> steers_;
+  std::deque<fs_tb::rfs::SteerRef> steers_;
   size_t call_ = 0;
   std::array<uint64_t, 8> path_hist_{};
   std::array<uint64_t, 6> gate_hist_{};
