@@ -19,7 +19,7 @@
 
 #include "rfs_ref.h"
 
-namespace fs_tb::rfs {
+namespace flowsteer::sim::common::rfs {
 
 struct RfsPkt {
   uint32_t hash = 0;
@@ -225,4 +225,4 @@ class RfsStim {
   std::deque<Cmd> queued_;
 };
 
-}  // namespace fs_tb::rfs
+}  // namespace flowsteer::sim::common::rfs

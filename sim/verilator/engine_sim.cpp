@@ -294,7 +294,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
   EngineRecord decode_record() {
     uint32_t w[regs::REC::kWords];
     for (size_t i = 0; i < regs::REC::kWords; ++i) w[i] = rec_word(m->m_axis_rec_tdata, i);
-    EngineRecord e = decode_engine_record(w);
+    EngineRecord e = common::decode_engine_record(w);
     e.clock = clocks + 1;  // taken at the coming edge
     if (!accept_clocks.empty()) {
       e.accepted_clock = accept_clocks.front();

@@ -47,7 +47,7 @@ using flowsteer::kernel::SlotMode;
 using flowsteer::kernel::Variant;
 // The command op codes, the test driver and the random mix are shared with the SystemC bench
 // (rfs_ref.h, rfs_stim.h).
-using namespace fs_tb::rfs;  // NOLINT(google-build-using-namespace)
+using namespace flowsteer::sim::common::rfs;  // NOLINT(google-build-using-namespace)
 
 // the default test model (vfs_rfs_core) ...
 constexpr uint32_t kQueues = VFS_RFS_CORE_NUM_QUEUES;  // hw/params.json set "test"
@@ -81,7 +81,7 @@ struct Ev {
   uint32_t data0 = 0, data1 = 0;
 };
 
-using Call = fs_tb::rfs::DriverCall;
+using Call = flowsteer::sim::common::rfs::DriverCall;
 
 struct Timing {
   double in_gap = 0.0;     // probability an input is withheld in a clock
@@ -278,7 +278,7 @@ class BenchT {
   // ---- the RTL run
   RunStats run_rtl(const Timing& t, uint64_t seed, const std::string& label) {
     RunStats st;
-    fs_tb::Sim<Model> sim(seed);
+    flowsteer::testbench::rtl::Sim<Model> sim(seed);
     auto& d = sim.dut();
     std::mt19937_64 rng(seed ^ 0x5DEECE66Dull);
     auto uni = [&] { return std::uniform_real_distribution<double>(0, 1)(rng); };
@@ -455,7 +455,7 @@ class BenchT {
  private:
   std::vector<uint16_t> pool_ = std::vector<uint16_t>(kPoolPerQueue * 16, 0);  // rps_map CPU pool
   uint32_t mode_word() const {
-    return fs_tb::rfs::mode_word(patched_, mode_ == SlotMode::kMask, ntuple_, rmap_);
+    return flowsteer::sim::common::rfs::mode_word(patched_, mode_ == SlotMode::kMask, ntuple_, rmap_);
   }
   Ev& push_cmd(Op op, uint16_t addr, uint32_t d0, uint32_t d1) {
     Ev e;
