@@ -437,7 +437,7 @@ always_ff @(posedge clk) begin
     if (rst) host_wait_reg <= 1'b0;
 end
 
-// ---------------------------------------------------------------- the packet as it enters the RFS core
+// ---------------------------------------------------------------- packet into the RFS core
 logic rfs_in_ready, fw_go;
 logic [31:0] l_rfs_hash;
 logic l_steerable;

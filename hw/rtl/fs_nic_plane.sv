@@ -203,7 +203,8 @@ fs_axil_regs #(
 /* verilator lint_on PINCONNECTEMPTY */
 
 // ---------------------------------------------------------------- front end
-localparam integer TUP_W = 1 + 1 + 8 + 128 + 128 + 16 + 16;  // {ipv6, ports, proto, src, dst, sp, dp}
+// l_tup: {ipv6, ports, proto, src, dst, sport, dport}
+localparam integer TUP_W = 1 + 1 + 8 + 128 + 128 + 16 + 16;
 logic [TUP_W-1:0] l_tup;
 logic l_is_ip;
 logic unused_q_valid, unused_gate_pass, unused_g_valid, unused_lk_open, unused_lk_take;
