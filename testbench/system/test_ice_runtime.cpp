@@ -140,7 +140,7 @@ int device_cli(const std::string& args, std::string& out, std::string& err) {
 }  // namespace
 
 // ethtool -K ntuple off: filters flushed, aRFS inactive, no steering; on: empty lists over
-// an empty table, then steering fills them again.
+// an empty table, then steering starts again.
 TEST(IceRuntime, NtupleOffClearsAndStopsOnRestarts) {
   const auto rep = run_all(setup(), workload({{200, Kind::kNtuple, 0, 0}, {400, Kind::kNtuple, 0, 1}}, 0.7, 0.8));
   ASSERT_EQ(rep.changes.size(), 2u);
@@ -155,7 +155,8 @@ TEST(IceRuntime, NtupleOffClearsAndStopsOnRestarts) {
   EXPECT_EQ(on.steer_c, off.steer_c);  // nothing steered while off
   EXPECT_TRUE(rep.arfs_active);
   EXPECT_GT(rep.runtime.steer_c, on.steer_c);  // steering resumed
-  EXPECT_GT(rep.filters.size(), 50u);
+  // only for flows that change CPU: the others' slots already name their CPU (spec 7.10)
+  EXPECT_GT(rep.filters.size(), 0u);
   expect_list_is_table(rep);
 }
 
@@ -280,7 +281,7 @@ TEST(IceRuntime, CliListings) {
   ASSERT_EQ(device_cli(base + "--show knobs --change cpu2/online=0@200 --change rx-1/rps_flow_cnt=100@100", out, err), 0)
       << err;
   EXPECT_NE(out.find("/sys/devices/system/cpu/cpu2/online = 0\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("/sys/class/net/<dev>/queues/rx-1/rps_flow_cnt = 100\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("/sys/class/net/<dev>/queues/rx-1/rps_flow_cnt = 128\n"), std::string::npos) << out;  // reads back the size
   for (const char* what : {"filters", "stats", "knobs"}) {
     char path[] = "/tmp/fs_ice_json_XXXXXX";
     int fd = mkstemp(path);

@@ -110,8 +110,8 @@ int cmd_device(int argc, char** argv) {
   app.add_option("--batch", w.max_batch, "frames per drain within a millisecond (default 0 = all; "
                                          "results do not depend on it)");
   app.add_option("--json", json_path, "write the report (or the --show listing) as JSON");
-  std::string show = "report";
-  app.add_option("--show", show,
+  std::string show_what = "report";
+  app.add_option("--show", show_what,
                  "report (default) | filters (ethtool -n) | stats (ethtool -S) | knobs (sysfs/sysctl paths)")
       ->check(CLI::IsMember({"report", "filters", "stats", "knobs"}));
   std::vector<std::string> change_text;
@@ -129,9 +129,9 @@ int cmd_device(int argc, char** argv) {
   std::stable_sort(w.changes.begin(), w.changes.end(),
                    [](const runs::KnobChange& a, const runs::KnobChange& b) { return a.at_ms < b.at_ms; });
   auto print = [&](const runs::DeviceReport& r) {
-    if (show == "filters") runs::print_filters_ethtool(std::cout, r);
-    else if (show == "stats") runs::print_stats_ethtool(std::cout, r);
-    else if (show == "knobs") runs::print_knobs(std::cout, r);
+    if (show_what == "filters") runs::print_filters_ethtool(std::cout, r);
+    else if (show_what == "stats") runs::print_stats_ethtool(std::cout, r);
+    else if (show_what == "knobs") runs::print_knobs(std::cout, r);
     else runs::print_device_report(std::cout, r);
   };
   setup.num_rx_queues = setup.nr_cpu_ids;
@@ -229,8 +229,8 @@ int cmd_device(int argc, char** argv) {
     return usage_error("device", e.what());
   }
   if (json.is_open()) {
-    if (show == "report") runs::write_device_json(json.stream(), rep);
-    else runs::write_listing_json(json.stream(), rep, show);
+    if (show_what == "report") runs::write_device_json(json.stream(), rep);
+    else runs::write_listing_json(json.stream(), rep, show_what);
     json.commit();
   }
   return kExitOk;
