@@ -73,7 +73,8 @@ driver::EngineSetup setup(kernel::Variant v = kernel::Variant::kPatched) {
   return s;
 }
 
-runs::DeviceWorkload workload(std::vector<runs::KnobChange> changes, double traffic_s, double duration_s) {
+runs::DeviceWorkload workload(std::vector<runs::KnobChange> changes, double traffic_s,
+                              double duration_s) {
   runs::DeviceWorkload w;
   w.flows = 300;
   w.udp_percent = 10;
@@ -125,7 +126,8 @@ int device_cli(const std::string& args, std::string& out, std::string& err) {
   if (fo < 0 || fe < 0) return -1;
   close(fo);
   close(fe);
-  int rc = std::system((std::string(FLOWSTEER_BIN) + " device " + args + " >" + o + " 2>" + e).c_str());
+  int rc =
+      std::system((std::string(FLOWSTEER_BIN) + " device " + args + " >" + o + " 2>" + e).c_str());
   auto slurp = [](const char* p) {
     std::ifstream f(p);
     return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
@@ -142,7 +144,8 @@ int device_cli(const std::string& args, std::string& out, std::string& err) {
 // ethtool -K ntuple off: filters flushed, aRFS inactive, no steering; on: empty lists over
 // an empty table, then steering starts again.
 TEST(IceRuntime, NtupleOffClearsAndStopsOnRestarts) {
-  const auto rep = run_all(setup(), workload({{200, Kind::kNtuple, 0, 0}, {400, Kind::kNtuple, 0, 1}}, 0.7, 0.8));
+  const auto rep = run_all(
+      setup(), workload({{200, Kind::kNtuple, 0, 0}, {400, Kind::kNtuple, 0, 1}}, 0.7, 0.8));
   ASSERT_EQ(rep.changes.size(), 2u);
   const auto &off = rep.changes[0], &on = rep.changes[1];
   EXPECT_FALSE(off.arfs_active);
@@ -175,8 +178,8 @@ TEST(IceRuntime, CpuOfflineRemovesItsFiltersAndBackRestoresTheQueue) {
     if (path == "/sys/devices/system/cpu/cpu3/online") listed_offline = value == "0";
   EXPECT_TRUE(listed_offline);
 
-  const auto back =
-      run_all(setup(), workload({{200, Kind::kCpuOnline, 3, 0}, {350, Kind::kCpuOnline, 3, 1}}, 0.6, 0.7));
+  const auto back = run_all(
+      setup(), workload({{200, Kind::kCpuOnline, 3, 0}, {350, Kind::kCpuOnline, 3, 1}}, 0.6, 0.7));
   ASSERT_EQ(back.changes.size(), 2u);
   EXPECT_EQ(back.changes[1].removed, 0u);
   for (const auto& f : back.filters) EXPECT_LT(f.queue, 16u);
@@ -208,7 +211,8 @@ TEST(IceRuntime, RpsFlowCntResizeExpiresTheQueuesFilters) {
 // the knobs re-applied, the tables re-created, steering resumes; no filter of before the
 // reset is listed, none points at a queue that no longer serves it.
 TEST(IceRuntime, EngineResetMidTrafficRebuilds) {
-  std::vector<runs::KnobChange> ch = {{100, Kind::kRpsFlowCnt, 4, 256}, {150, Kind::kCpuOnline, 5, 0},
+  std::vector<runs::KnobChange> ch = {{100, Kind::kRpsFlowCnt, 4, 256},
+                                      {150, Kind::kCpuOnline, 5, 0},
                                       {300, Kind::kEngineReset, 0, 0}};
   const auto rep = run_all(setup(), workload(ch, 0.55, 0.6));
   EXPECT_EQ(rep.engine_resets, 1u);
@@ -235,7 +239,8 @@ TEST(IceRuntime, EngineResetMidTrafficRebuilds) {
 // so the runtime's Add after the reset equals the engine's STEER_ADDS.
 TEST(IceRuntime, EngineResetCountersRestart) {
   auto port = device::open_model_port(caps());
-  const auto rep = runs::run_device(*port, setup(), workload({{200, Kind::kEngineReset, 0, 0}}, 0.4, 0.5));
+  const auto rep =
+      runs::run_device(*port, setup(), workload({{200, Kind::kEngineReset, 0, 0}}, 0.4, 0.5));
   EXPECT_EQ(rep.engine_resets, 1u);
   EXPECT_GT(rep.runtime.add, rep.counters[size_t(r::Counter::kSteerAdds)]);  // adds of before, too
   EXPECT_GT(rep.counters[size_t(r::Counter::kSteerAdds)], 0u);
@@ -278,10 +283,14 @@ TEST(IceRuntime, CliListings) {
   ASSERT_EQ(device_cli(base + "--show stats", out, err), 0) << err;
   EXPECT_NE(out.find("NIC statistics:\n     rx_queue_0_packets: "), std::string::npos) << out;
   EXPECT_NE(out.find("     arfs_active_tcpv4: "), std::string::npos) << out;
-  ASSERT_EQ(device_cli(base + "--show knobs --change cpu2/online=0@200 --change rx-1/rps_flow_cnt=100@100", out, err), 0)
+  ASSERT_EQ(device_cli(
+                base + "--show knobs --change cpu2/online=0@200 --change rx-1/rps_flow_cnt=100@100",
+                out, err),
+            0)
       << err;
   EXPECT_NE(out.find("/sys/devices/system/cpu/cpu2/online = 0\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("/sys/class/net/<dev>/queues/rx-1/rps_flow_cnt = 128\n"), std::string::npos) << out;  // reads back the size
+  EXPECT_NE(out.find("/sys/class/net/<dev>/queues/rx-1/rps_flow_cnt = 128\n"), std::string::npos)
+      << out;  // reads back the size
   for (const char* what : {"filters", "stats", "knobs"}) {
     char path[] = "/tmp/fs_ice_json_XXXXXX";
     int fd = mkstemp(path);
@@ -298,8 +307,9 @@ TEST(IceRuntime, CliListings) {
       EXPECT_EQ(j["filters"][0]["flow_type"], "TCP over IPv4");
     }
   }
-  for (const char* bad : {"--change cpu99/online=0@10", "--change ntuple=maybe@10", "--change foo=1@10",
-                          "--change rx-99/rps_flow_cnt=16@10", "--change ntuple=off", "--show everything"}) {
+  for (const char* bad :
+       {"--change cpu99/online=0@10", "--change ntuple=maybe@10", "--change foo=1@10",
+        "--change rx-99/rps_flow_cnt=16@10", "--change ntuple=off", "--show everything"}) {
     EXPECT_EQ(device_cli(base + bad, out, err), 2) << bad;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << bad << ": " << err;
   }

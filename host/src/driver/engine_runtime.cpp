@@ -9,7 +9,7 @@ FlowType RuntimeEntry::flow_type() const {
 }
 
 void ArfsRuntime::ice_init_arfs() {
-  if (active_) return;  // newer ice returns early when aRFS is already active (spec 7.1)
+  if (active_) return;   // newer ice returns early when aRFS is already active (spec 7.1)
   eng_.clear_filters();  // an empty list over an empty table
   for (auto& c : active_cnt_) c = 0;
   active_ = true;
@@ -136,7 +136,8 @@ size_t ArfsRuntime::take_events(uint64_t now_ms) {
         }
     }
     uint32_t bucket = ev->hash & ICE_ARFS_LST_MASK;
-    RuntimeEntry e{ev->id, ev->tuple, ev->queue, ev->flow_id, ev->hash, now_ms, FltrState::kInactive};
+    RuntimeEntry e{ev->id,   ev->tuple, ev->queue,           ev->flow_id,
+                   ev->hash, now_ms,    FltrState::kInactive};
     buckets_[bucket].insert(buckets_[bucket].begin(), e);
     by_id_[ev->id] = bucket;
     ++add_;
@@ -162,7 +163,8 @@ SyncResult ArfsRuntime::sync(uint64_t now_ms) {
       }
       bool expire = eng_.rps_may_expire_flow(e.queue, e.flow_id, uint16_t(e.id));
       if (!expire && e.tuple.proto == kIpProtoUdp)
-        expire = static_cast<int64_t>(now_ms - (e.time_activated + ICE_ARFS_TIME_DELTA_EXPIRATION_MS)) >= 0;
+        expire = static_cast<int64_t>(now_ms -
+                                      (e.time_activated + ICE_ARFS_TIME_DELTA_EXPIRATION_MS)) >= 0;
       if (!expire) {
         ++i;
         continue;
