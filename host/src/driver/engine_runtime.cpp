@@ -96,7 +96,10 @@ size_t ArfsRuntime::ice_set_cpu_rx_rmap() {
 
 size_t ArfsRuntime::set_cpu_online(uint32_t cpu, bool on) {
   const uint32_t n = eng_.nr_cpu_ids();
-  if (cpu >= n) return 0;
+  if (cpu >= n) {
+    eng_.set_cpu_online(cpu, on);  // the engine's refusal (-EINVAL), never a silent skip
+    return 0;
+  }
   if (online_.size() != n) online_.assign(n, true);
   online_[cpu] = on;
   eng_.set_cpu_online(cpu, on);

@@ -372,6 +372,7 @@ std::string first_difference(const DeviceReport& a, const DeviceReport& b) {
   if (x.add != y.add) return num("runtime Add", x.add, y.add);
   if (x.del != y.del) return num("runtime Del", x.del, y.del);
   if (a.syncs != b.syncs) return num("syncs", a.syncs, b.syncs);
+  if (a.engine_resets != b.engine_resets) return num("engine resets", a.engine_resets, b.engine_resets);
   for (size_t q = 0; q < std::min(a.queue_packets.size(), b.queue_packets.size()); ++q)
     if (a.queue_packets[q] != b.queue_packets[q])
       return num("frames of rx-" + std::to_string(q), a.queue_packets[q], b.queue_packets[q]);
@@ -410,7 +411,7 @@ std::string counter_name(uint32_t i) {
 }
 
 void print_device_report(std::ostream& os, const DeviceReport& r) {
-  char line[200];
+  char line[320];
   os << "backend: " << r.backend << " (" << r.kind << ")\n";
   os << "engine counters (CNT_*):\n";
   for (size_t i = 0; i < r.counters.size(); ++i) {
@@ -422,10 +423,11 @@ void print_device_report(std::ostream& os, const DeviceReport& r) {
   }
   std::snprintf(line, sizeof line,
                 "runtime: Steer-C %llu, Steer-L %llu, Add %llu, Del %llu; %llu syncs, %zu filters listed, "
-                "FLT_COUNT %u, %llu delete errors\n",
+                "FLT_COUNT %u, %llu delete errors, %llu engine resets rebuilt after\n",
                 (unsigned long long)r.runtime.steer_c, (unsigned long long)r.runtime.steer_l,
                 (unsigned long long)r.runtime.add, (unsigned long long)r.runtime.del, (unsigned long long)r.syncs,
-                r.runtime_entries, r.filter_count, (unsigned long long)r.delete_errors);
+                r.runtime_entries, r.filter_count, (unsigned long long)r.delete_errors,
+                (unsigned long long)r.engine_resets);
   os << line;
   os << "per queue (frames arrived):\n";
   for (size_t q = 0; q < r.queue_packets.size(); ++q) {
@@ -543,7 +545,7 @@ void write_device_json(std::ostream& os, const DeviceReport& r) {
   j["counters"] = cnt;
   j["runtime"] = {{"steer_c", r.runtime.steer_c}, {"steer_l", r.runtime.steer_l}, {"add", r.runtime.add},
                   {"del", r.runtime.del},         {"syncs", r.syncs},              {"entries", r.runtime_entries},
-                  {"delete_errors", r.delete_errors}};
+                  {"delete_errors", r.delete_errors}, {"engine_resets", r.engine_resets}};
   j["queue_packets"] = r.queue_packets;
   j["cpu_packets"] = r.cpu_packets;
   j["frames"] = r.frames;
