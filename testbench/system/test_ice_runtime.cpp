@@ -206,6 +206,31 @@ TEST(IceRuntime, RpsFlowCntResizeExpiresTheQueuesFilters) {
   EXPECT_TRUE(removed);
 }
 
+// rps_cpus live, without RFS tables: from the write on, every frame goes to a CPU of its
+// queue's map (spec 2.2 G6), only CPUs online at the write (CPU 6 is offline), and the
+// knob reads back the map; CPU 6 back online does not join it.
+TEST(IceRuntime, RpsCpusWrittenLiveMapsOnlyOnlineCpus) {
+  driver::EngineSetup s = setup();
+  s.rps_flow_cnt = 0;  // no slot tables, no sock table: RPS only
+  std::vector<runs::KnobChange> ch = {{0, Kind::kCpuOnline, 6, 0}};
+  for (uint32_t q = 0; q < 16; ++q) ch.push_back({0, Kind::kRpsCpus, q, 0x00F0});
+  ch.push_back({200, Kind::kCpuOnline, 6, 1});
+  const auto rep = run_all(s, workload(ch, 0.3, 0.3));
+  uint64_t mapped = 0;
+  for (uint32_t c = 0; c < 16; ++c) {
+    if (c == 4 || c == 5 || c == 7)
+      mapped += rep.cpu_packets[c];
+    else
+      EXPECT_EQ(rep.cpu_packets[c], 0u) << "cpu" << c;
+  }
+  EXPECT_GT(mapped, 1000u);
+  EXPECT_EQ(rep.runtime.steer_c, 0u);  // no RFS: nothing to steer
+  std::string map3;
+  for (const auto& [path, value] : rep.knobs)
+    if (path == "/sys/class/net/<dev>/queues/rx-3/rps_cpus") map3 = value;
+  EXPECT_EQ(map3, "b0");
+}
+
 // The engine reset behind the runtime's back while traffic runs (after an rps_flow_cnt
 // change and with CPU 5 offline): detected before the next millisecond's frames by OWNER,
 // the knobs re-applied, the tables re-created, steering resumes; no filter of before the
@@ -309,7 +334,8 @@ TEST(IceRuntime, CliListings) {
   }
   for (const char* bad :
        {"--change cpu99/online=0@10", "--change ntuple=maybe@10", "--change foo=1@10",
-        "--change rx-99/rps_flow_cnt=16@10", "--change ntuple=off", "--show everything"}) {
+        "--change rx-99/rps_flow_cnt=16@10", "--change ntuple=off", "--show everything",
+        "--change rx-1/rps_cpus=xyz@10"}) {
     EXPECT_EQ(device_cli(base + bad, out, err), 2) << bad;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << bad << ": " << err;
   }

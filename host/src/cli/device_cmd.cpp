@@ -25,7 +25,7 @@ namespace flowsteer::cli {
 namespace {
 
 // --change KNOB=VALUE@MS: ntuple=on|off, cpu<N>/online=0|1, rx-<Q>/rps_flow_cnt=N,
-// rps_sock_flow_entries=N, engine=reset (a fault). UsageError (one line) for anything else.
+// rx-<Q>/rps_cpus=HEX, rps_sock_flow_entries=N, engine=reset (a fault). UsageError (one line) for anything else.
 runs::KnobChange parse_change(const std::string& text) {
   using Kind = runs::KnobChange::Kind;
   const size_t eq = text.find('='), at = text.rfind('@');
@@ -53,9 +53,14 @@ runs::KnobChange parse_change(const std::string& text) {
     c.kind = Kind::kRpsFlowCnt;
     c.index = uint32_t(parse_u64(knob.substr(3, knob.size() - 16), "--change RX queue", 65535));
     c.value = parse_u64(value, "--change rps_flow_cnt");
+  } else if (knob.rfind("rx-", 0) == 0 && knob.size() > 12 && knob.compare(knob.size() - 9, 9, "/rps_cpus") == 0) {
+    c.kind = Kind::kRpsCpus;
+    c.index = uint32_t(parse_u64(knob.substr(3, knob.size() - 12), "--change RX queue", 65535));
+    const std::string hex = value.rfind("0x", 0) == 0 ? value : "0x" + value;  // a cpumask in hex, as sysfs takes it
+    c.value = parse_u64(hex, "--change rps_cpus (hex cpumask, CPUs 0-63)");
   } else {
     throw UsageError("--change " + quote(knob) +
-                     ": not a knob (ntuple, cpu<N>/online, rx-<Q>/rps_flow_cnt, rps_sock_flow_entries, engine)");
+                     ": not a knob (ntuple, cpu<N>/online, rx-<Q>/rps_flow_cnt, rx-<Q>/rps_cpus, rps_sock_flow_entries, engine)");
   }
   return c;
 }
@@ -117,7 +122,7 @@ int cmd_device(int argc, char** argv) {
   std::vector<std::string> change_text;
   app.add_option("--change", change_text,
                  "KNOB=VALUE@MS while traffic runs: ntuple=on|off, cpu<N>/online=0|1, "
-                 "rx-<Q>/rps_flow_cnt=N, rps_sock_flow_entries=N, engine=reset (repeatable)");
+                 "rx-<Q>/rps_flow_cnt=N, rx-<Q>/rps_cpus=HEX, rps_sock_flow_entries=N, engine=reset (repeatable)");
   bool progress = false;
   app.add_flag("--progress", progress, "banner and progress on stderr (default: only when stderr is a terminal)");
   if (auto rc = parse(app, argc, argv)) return *rc;

@@ -148,6 +148,9 @@ void EngineDriver::configure(const EngineSetup& s) {
   setup_ = s;
   configured_ = true;
   flow_cnt_.assign(s.num_rx_queues, s.rps_flow_cnt);
+  for (uint32_t q = 0; q < rps_maps_.size() && q < s.num_rx_queues; ++q)  // maps of before
+    if (!rps_maps_[q].empty()) bus_.write32(r::RPS_MAP::addr(q), 0);
+  rps_maps_.assign(s.num_rx_queues, {});
   sock_entries_ = entries;
   head_shadow_.clear();  // heads as the engine holds them now
   static uint32_t tokens = 0;
@@ -164,7 +167,11 @@ void EngineDriver::restore() {
   wait_idle(r::STATUS::INIT_BUSY.mask(), "initialisation");  // tables swept after reset
   const std::vector<uint64_t> counts = flow_cnt_;
   const uint64_t sock = sock_entries_;
+  const std::vector<std::vector<uint16_t>> maps = rps_maps_;
+  rps_maps_.clear();  // the engine's maps went with the reset
   configure(setup_);
+  for (uint32_t q = 0; q < maps.size(); ++q)
+    if (!maps[q].empty()) write_rps_map(q, maps[q]);
   for (uint32_t q = 0; q < counts.size(); ++q)
     if (counts[q] != setup_.rps_flow_cnt) set_rps_flow_cnt(q, counts[q]);
   if (sock != sock_entries_) set_rps_sock_flow_entries(sock);
@@ -210,6 +217,31 @@ uint64_t EngineDriver::set_rps_sock_flow_entries(uint64_t entries) {
   wait_idle(r::STATUS::SOCK_BUSY.mask(), "sock table reset");
   sock_entries_ = entries;
   return size;
+}
+
+void EngineDriver::write_rps_map(uint32_t queue, const std::vector<uint16_t>& cpus) {
+  const uint32_t base = queue * nr_cpu_ids_;
+  for (uint32_t i = 0; i < cpus.size(); ++i) bus_.write32(r::RPS_MAP_CPUS::addr(base + i), cpus[i]);
+  bus_.write32(r::RPS_MAP::addr(queue), cpus.empty() ? 0
+                                                     : r::RPS_MAP::LEN.put(uint32_t(cpus.size())) |
+                                                           r::RPS_MAP::BASE.put(base));
+  rps_maps_[queue] = cpus;
+}
+
+std::vector<uint16_t> EngineDriver::set_rps_cpus(uint32_t queue, uint64_t mask) {
+  if (queue >= num_rx_queues_)
+    throw KnobError(-ENOENT, "rx-" + num(queue) + " has no rps_cpus: the device has " + num(num_rx_queues_) +
+                                 " RX queues (-ENOENT)");
+  std::vector<uint16_t> cpus;  // for_each_cpu_and(mask, cpu_online_mask)
+  for (uint32_t c = 0; c < 64 && c < nr_cpu_ids_; ++c)
+    if ((mask >> c & 1) && (bus_.read32(r::CPU_ONLINE::addr(c / 32)) >> (c % 32) & 1)) cpus.push_back(uint16_t(c));
+  write_rps_map(queue, cpus);
+  return cpus;
+}
+
+const std::vector<uint16_t>& EngineDriver::rps_cpus(uint32_t queue) const {
+  static const std::vector<uint16_t> none;
+  return queue < rps_maps_.size() ? rps_maps_[queue] : none;
 }
 
 bool EngineDriver::rps_record_sock_flow(uint32_t hash, uint32_t cpu) {

@@ -136,9 +136,15 @@ std::vector<std::pair<std::string, std::string>> read_knobs(driver::EngineDriver
   std::vector<std::pair<std::string, std::string>> k;
   k.emplace_back("/proc/sys/net/core/rps_sock_flow_entries", std::to_string(drv.rps_sock_flow_entries()));
   k.emplace_back("ethtool -k: ntuple-filters", rt.ice_is_arfs_active() ? "on" : "off");
-  for (uint32_t q = 0; q < drv.num_rx_queues(); ++q)
-    k.emplace_back("/sys/class/net/<dev>/queues/rx-" + std::to_string(q) + "/rps_flow_cnt",
-                   std::to_string(drv.rps_flow_cnt(q)));
+  for (uint32_t q = 0; q < drv.num_rx_queues(); ++q) {
+    const std::string dir = "/sys/class/net/<dev>/queues/rx-" + std::to_string(q);
+    k.emplace_back(dir + "/rps_flow_cnt", std::to_string(drv.rps_flow_cnt(q)));
+    uint64_t mask = 0;  // a cpumask in hex, as sysfs prints it
+    for (uint16_t c : drv.rps_cpus(q)) mask |= uint64_t(1) << c;
+    char hex[24];
+    std::snprintf(hex, sizeof hex, "%llx", (unsigned long long)mask);
+    k.emplace_back(dir + "/rps_cpus", hex);
+  }
   for (uint32_t c = 0; c < drv.nr_cpu_ids(); ++c) {
     k.emplace_back("/sys/devices/system/cpu/cpu" + std::to_string(c) + "/online", rt.cpu_online(c) ? "1" : "0");
     k.emplace_back("rx_cpu_rmap cpu" + std::to_string(c), "rx-" + std::to_string(rt.rmap(c)));
@@ -162,8 +168,9 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
     if (c.kind == KnobChange::Kind::kCpuOnline && c.index >= setup.nr_cpu_ids)
       throw driver::KnobError(-ENOENT, "cpu" + std::to_string(c.index) + " has no online file: nr_cpu_ids is " +
                                            std::to_string(setup.nr_cpu_ids) + " (-ENOENT)");
-    if (c.kind == KnobChange::Kind::kRpsFlowCnt && c.index >= setup.num_rx_queues)
-      throw driver::KnobError(-ENOENT, "rx-" + std::to_string(c.index) + " has no rps_flow_cnt: the device has " +
+    if ((c.kind == KnobChange::Kind::kRpsFlowCnt || c.kind == KnobChange::Kind::kRpsCpus) &&
+        c.index >= setup.num_rx_queues)
+      throw driver::KnobError(-ENOENT, "rx-" + std::to_string(c.index) + " has no such file: the device has " +
                                            std::to_string(setup.num_rx_queues) + " RX queues (-ENOENT)");
   }
   driver::EngineDriver drv(bus);
@@ -224,6 +231,9 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
           break;
         case KnobChange::Kind::kRpsFlowCnt:
           drv.set_rps_flow_cnt(c.index, c.value);
+          break;
+        case KnobChange::Kind::kRpsCpus:
+          drv.set_rps_cpus(c.index, c.value);
           break;
         case KnobChange::Kind::kEngineReset:
           port.reset_engine();

@@ -85,6 +85,12 @@ class EngineDriver : public EngineControl {
   // (the static key rps_needed) stays on: without a table get_rps_cpu finds no CPU, and
   // the engine may hold rps_maps this driver does not track. Returns the table size.
   uint64_t set_rps_sock_flow_entries(uint64_t entries);
+  // sysfs queues/rx-<queue>/rps_cpus (store_rps_map): the map holds the CPUs of `mask` that
+  // are online now (CPU_ONLINE), in CPU order; none: no map. A queue the device does not
+  // have: -ENOENT. The map goes to the pool at queue * nr_cpu_ids (SLVERR, a DeviceError,
+  // if the engine's pool is smaller). Returns the map's CPUs (what sysfs reads back).
+  std::vector<uint16_t> set_rps_cpus(uint32_t queue, uint64_t mask);
+  const std::vector<uint16_t>& rps_cpus(uint32_t queue) const;  // as last written
   // rps_record_sock_flow from recvmsg on `cpu`: nothing for hash 0 or without a table;
   // the entry is written only if it differs (the kernel's READ_ONCE/WRITE_ONCE). A CPU
   // >= nr_cpu_ids cannot run recvmsg: -EINVAL. Returns true if the entry was written.
@@ -139,6 +145,7 @@ class EngineDriver : public EngineControl {
   void check_cpu(uint32_t cpu, const char* what) const;
   uint32_t known_head(uint32_t cpu);
   void write_sock_cfg(uint64_t size, unsigned log2);
+  void write_rps_map(uint32_t queue, const std::vector<uint16_t>& cpus);
 
   bus::RegisterBus& bus_;
   EngineCapsRead caps_{};
@@ -157,6 +164,7 @@ class EngineDriver : public EngineControl {
   bool configured_ = false;
   std::vector<uint64_t> flow_cnt_;  // per queue, as last written (sysfs value)
   uint64_t sock_entries_ = 0;       // as last written (sysctl value)
+  std::vector<std::vector<uint16_t>> rps_maps_;  // per queue, as last written
   uint32_t owner_ = 0;
 };
 

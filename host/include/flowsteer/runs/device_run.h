@@ -20,11 +20,11 @@ namespace flowsteer::runs {
 // fault: the engine reset behind the runtime's back (kEngineReset, detected and rebuilt at
 // the start of the next millisecond, before its frames).
 struct KnobChange {
-  enum class Kind : uint8_t { kNtuple, kCpuOnline, kRpsFlowCnt, kSockFlowEntries, kEngineReset };
+  enum class Kind : uint8_t { kNtuple, kCpuOnline, kRpsFlowCnt, kSockFlowEntries, kEngineReset, kRpsCpus };
   uint64_t at_ms = 0;  // applied after the work of this millisecond
   Kind kind = Kind::kNtuple;
-  uint32_t index = 0;  // CPU (kCpuOnline) or RX queue (kRpsFlowCnt)
-  uint64_t value = 0;  // on/off, rps_flow_cnt, rps_sock_flow_entries
+  uint32_t index = 0;  // CPU (kCpuOnline) or RX queue (kRpsFlowCnt, kRpsCpus)
+  uint64_t value = 0;  // on/off, rps_flow_cnt, rps_sock_flow_entries, rps_cpus mask
 };
 
 struct DeviceWorkload {
