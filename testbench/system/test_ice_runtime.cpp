@@ -228,7 +228,7 @@ TEST(IceRuntime, RpsCpusWrittenLiveMapsOnlyOnlineCpus) {
   std::string map3;
   for (const auto& [path, value] : rep.knobs)
     if (path == "/sys/class/net/<dev>/queues/rx-3/rps_cpus") map3 = value;
-  EXPECT_EQ(map3, "b0");
+  EXPECT_EQ(map3, "00b0");  // %*pb over nr_cpu_ids = 16 bits
 }
 
 // The engine reset behind the runtime's back while traffic runs (after an rps_flow_cnt

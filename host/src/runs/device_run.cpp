@@ -139,10 +139,18 @@ std::vector<std::pair<std::string, std::string>> read_knobs(driver::EngineDriver
   for (uint32_t q = 0; q < drv.num_rx_queues(); ++q) {
     const std::string dir = "/sys/class/net/<dev>/queues/rx-" + std::to_string(q);
     k.emplace_back(dir + "/rps_flow_cnt", std::to_string(drv.rps_flow_cnt(q)));
-    uint64_t mask = 0;  // a cpumask in hex, as sysfs prints it
-    for (uint16_t c : drv.rps_cpus(q)) mask |= uint64_t(1) << c;
-    char hex[24];
-    std::snprintf(hex, sizeof hex, "%llx", (unsigned long long)mask);
+    // show_rps_map: "%*pb" over nr_cpu_ids bits, hex digits in 32-bit groups split by commas
+    std::vector<bool> bits(drv.nr_cpu_ids(), false);
+    for (uint16_t c : drv.rps_cpus(q)) bits[c] = true;
+    std::string hex;
+    const uint32_t digits = (drv.nr_cpu_ids() + 3) / 4;
+    for (uint32_t d = digits; d-- > 0;) {
+      unsigned v = 0;
+      for (uint32_t b = 0; b < 4; ++b)
+        if (d * 4 + b < bits.size() && bits[d * 4 + b]) v |= 1u << b;
+      hex += "0123456789abcdef"[v];
+      if (d && d % 8 == 0) hex += ',';
+    }
     k.emplace_back(dir + "/rps_cpus", hex);
   }
   for (uint32_t c = 0; c < drv.nr_cpu_ids(); ++c) {
