@@ -72,6 +72,7 @@ struct EngineSim::Impl {
   virtual ~Impl() = default;
   virtual void tick() = 0;
   virtual unsigned rps_pool_log2() const = 0;
+  virtual void pulse_reset() = 0;
 
   EngineSimOptions opt;
   std::mt19937_64 rng;
@@ -169,6 +170,11 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     if (fst) fst->close();
   }
   unsigned rps_pool_log2() const override { return pool_log2; }
+  void pulse_reset() override {
+    m->rst = 1;
+    for (int i = 0; i < 8; ++i) tick();
+    m->rst = 0;
+  }
 
   void idle_inputs() {
     m->clk = 0;
@@ -382,6 +388,12 @@ bool EngineSim::pop_record(EngineRecord& r) {
 }
 
 size_t EngineSim::records_pending() const { return impl_->records.size(); }
+
+void EngineSim::reset() {
+  if (!impl_->frames.empty() || !impl_->accept_clocks.empty())
+    throw std::logic_error("engine sim: reset with frames in flight");
+  impl_->pulse_reset();
+}
 
 void EngineSim::step(uint64_t n) {
   for (uint64_t i = 0; i < n; ++i) impl_->tick();

@@ -116,6 +116,9 @@ class EngineSim : public bus::RegisterBus {
   size_t records_pending() const;
 
   void step(uint64_t clocks = 1);         // run the clock
+  // Pulses rst (8 clocks) between transactions, with no frame in flight: every register
+  // and table back to reset, as a reset or reload behind the driver's back.
+  void reset();
   // Runs until every queued frame has produced its record (or throws after max_wait_clocks).
   void drain();
 

@@ -37,7 +37,7 @@ constexpr uint32_t kOkay = 0, kSlverr = 2;
 
 // blocks built so far; every other register answers SLVERR
 const std::set<std::string> kImplemented = {
-    "ID", "VERSION", "CAPS0", "CAPS1", "CTRL", "STATUS", "ERR_STATUS", "SCRATCH", "NR_CPU_IDS",
+    "ID", "VERSION", "CAPS0", "CAPS1", "CTRL", "STATUS", "ERR_STATUS", "SCRATCH", "OWNER", "NR_CPU_IDS",
     "NUM_RX_QUEUES", "RPS_CPU_MASK", "SOCK_CFG", "LUT_CFG", "CNT_CLEAR", "CPU_ONLINE",
     "HASH_CFG", "HASH_SEED", "RSS_KEY", "FLT_SRC", "FLT_DST", "FLT_PORTS", "FLT_META", "FLT_ID",
     "FLT_QUEUE", "FLT_CMD", "FLT_STATUS", "FLT_RESULT", "FLT_COUNT", "LUT"};

@@ -763,7 +763,7 @@ TEST(RfsCore, NoTableAndResize) {
   b.sock_size(3);
   b.sock_record(h, 13);
   b.pkt(h, 0);
-  b.sock_size(3);                                    // same size keeps the entries
+  b.sock_size(3);                                    // same size: entries reset too
   b.pkt(h, 0);
   b.sock_delete(h);
   b.pkt(h, 0);

@@ -90,6 +90,7 @@ class ModelPort : public EnginePort {
   RegisterBus& bus() override { return bus_; }
   FramePort* frames() override { return &frames_; }
   const char* kind() const override { return "model"; }
+  void reset_engine() override { regs_.reset(); }
 
  private:
   engine::EngineRegisterFile regs_;
@@ -110,6 +111,10 @@ class XrtPort : public EnginePort {
 };
 
 }  // namespace
+
+void EnginePort::reset_engine() {
+  throw DeviceError(std::string(kind()) + " backend: the host cannot reset the engine");
+}
 
 std::unique_ptr<EnginePort> open_model_port(const engine::EngineCaps& caps) {
   return std::make_unique<ModelPort>(caps);
