@@ -198,6 +198,7 @@ logic [31:0] ctrl_reg = FS_CTRL_RESET;
 logic [31:0] err_reg = FS_ERR_STATUS_RESET;
 logic evt_ovf_pend_reg = 1'b0;            // refusals not yet seen by an ERR_STATUS read
 logic [31:0] scratch_reg = FS_SCRATCH_RESET;
+logic [31:0] owner_reg = FS_OWNER_RESET;        // 0 after reset: the driver sees it
 logic [31:0] nr_cpu_ids_reg = FS_NR_CPU_IDS_RESET;
 logic [31:0] num_rx_queues_reg = FS_NUM_RX_QUEUES_RESET;
 logic [31:0] rps_cpu_mask_reg = FS_RPS_CPU_MASK_RESET;
@@ -409,6 +410,7 @@ always_comb begin
     rd_value = rd_value | ({32{sel_reg[FS_REG_STATUS]}} & status);
     rd_value = rd_value | ({32{sel_reg[FS_REG_ERR_STATUS]}} & err_reg);
     rd_value = rd_value | ({32{sel_reg[FS_REG_SCRATCH]}} & scratch_reg);
+    rd_value = rd_value | ({32{sel_reg[FS_REG_OWNER]}} & owner_reg);
     rd_value = rd_value | ({32{sel_reg[FS_REG_NR_CPU_IDS]}} & nr_cpu_ids_reg);
     rd_value = rd_value | ({32{sel_reg[FS_REG_NUM_RX_QUEUES]}} & num_rx_queues_reg);
     rd_value = rd_value | ({32{sel_reg[FS_REG_RPS_CPU_MASK]}} & rps_cpu_mask_reg);
@@ -723,6 +725,7 @@ always_ff @(posedge clk) begin
                         ctrl_reg <= wv;
                     end
                     sel_reg[FS_REG_SCRATCH]: scratch_reg <= wv;
+                    sel_reg[FS_REG_OWNER]: owner_reg <= wv;
                     sel_reg[FS_REG_NR_CPU_IDS]: begin
                         nr_cpu_ids_reg <= wv;
                     end
@@ -876,6 +879,7 @@ always_ff @(posedge clk) begin
         err_reg <= FS_ERR_STATUS_RESET;
         evt_ovf_pend_reg <= 1'b0;
         scratch_reg <= FS_SCRATCH_RESET;
+        owner_reg <= FS_OWNER_RESET;
         nr_cpu_ids_reg <= FS_NR_CPU_IDS_RESET;
         num_rx_queues_reg <= FS_NUM_RX_QUEUES_RESET;
         rps_cpu_mask_reg <= FS_RPS_CPU_MASK_RESET;

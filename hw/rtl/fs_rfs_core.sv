@@ -222,7 +222,6 @@ endfunction
 logic [NUM_QUEUES-1:0] tbl_present_reg = '0;
 logic [4:0] tbl_log_reg [NUM_QUEUES];
 logic sock_present_reg = 1'b0;
-logic [4:0] sock_log_reg = 5'd0;
 logic [KL-1:0] sock_mask_reg = '0;
 logic [31:0] cpu_mask_reg = 32'd0;                 // rps_cpu_mask
 logic [15:0] nr_cpu_ids_reg = 16'(NUM_CPUS);
@@ -1000,14 +999,11 @@ always_ff @(posedge clk) begin
                         rsp_status_reg <= ENOMEM_N;
                     end else begin
                         cpu_mask_reg <= {16'd0, cpu_mask_pre_reg};
-                        if (!sock_present_reg || sock_log_reg != cmd_data0_reg[4:0]) begin
-                            // same size keeps the entries; a new table is cleared
-                            sock_present_reg <= 1'b1;
-                            sock_log_reg <= cmd_data0_reg[4:0];
-                            sock_mask_reg <= KL'((32'd1 << cmd_data0_reg[4:0]) - 32'd1);
-                            cs_reg <= CS_CLEAR_S;
-                            rsp_valid_reg <= 1'b0;
-                        end
+                        // every sizing clears the entries, the same size included
+                        sock_present_reg <= 1'b1;
+                        sock_mask_reg <= KL'((32'd1 << cmd_data0_reg[4:0]) - 32'd1);
+                        cs_reg <= CS_CLEAR_S;
+                        rsp_valid_reg <= 1'b0;
                     end
                 end
                 OP_QUEUE_TABLE: begin
@@ -1150,7 +1146,6 @@ always_ff @(posedge clk) begin
         rsp_valid_reg <= 1'b0;
         tbl_present_reg <= '0;
         sock_present_reg <= 1'b0;
-        sock_log_reg <= 5'd0;
         sock_mask_reg <= '0;
         cpu_mask_reg <= 32'd0;
         nr_cpu_ids_reg <= 16'(NUM_CPUS);

@@ -72,6 +72,7 @@ struct EngineSim::Impl {
   virtual ~Impl() = default;
   virtual void tick() = 0;
   virtual unsigned rps_pool_log2() const = 0;
+  virtual void pulse_reset() = 0;
 
   EngineSimOptions opt;
   std::mt19937_64 rng;
@@ -174,6 +175,11 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     m.reset();
   }
   unsigned rps_pool_log2() const override { return pool_log2; }
+  void pulse_reset() override {
+    m->rst = 1;
+    for (int i = 0; i < 8; ++i) tick();
+    m->rst = 0;
+  }
 
   void idle_inputs() {
     m->clk = 0;
@@ -291,7 +297,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     }
     const bool g_valid = t->fs_engine_top__DOT__g_valid;
     if (g_valid && !t->fs_engine_top__DOT__fw_lk_room) return GateLoss::kFwdWindow;
-    if (g_valid && !(t->fs_engine_top__DOT__lk_room && t->fs_engine_top__DOT__lk_ready)) return GateLoss::kLookup;
+    if (g_valid && !t->fs_engine_top__DOT__lk_open) return GateLoss::kLookup;
     if (t->fs_engine_top__DOT__r1_valid_reg && !t->fs_engine_top__DOT__out_ready) return GateLoss::kRecordSink;
     return GateLoss::kRefill;
   }
@@ -299,7 +305,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
   EngineRecord decode_record() {
     uint32_t w[regs::REC::kWords];
     for (size_t i = 0; i < regs::REC::kWords; ++i) w[i] = rec_word(m->m_axis_rec_tdata, i);
-    EngineRecord e = decode_engine_record(w);
+    EngineRecord e = common::decode_engine_record(w);
     e.clock = clocks + 1;  // taken at the coming edge
     if (!accept_clocks.empty()) {
       e.accepted_clock = accept_clocks.front();
@@ -387,6 +393,12 @@ bool EngineSim::pop_record(EngineRecord& r) {
 }
 
 size_t EngineSim::records_pending() const { return impl_->records.size(); }
+
+void EngineSim::reset() {
+  if (!impl_->frames.empty() || !impl_->accept_clocks.empty())
+    throw std::logic_error("engine sim: reset with frames in flight");
+  impl_->pulse_reset();
+}
 
 void EngineSim::step(uint64_t n) {
   for (uint64_t i = 0; i < n; ++i) impl_->tick();

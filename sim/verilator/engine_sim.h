@@ -20,6 +20,9 @@
 
 namespace flowsteer::sim {
 
+// the harness's records are the shared decoder's (sim/common)
+using common::EngineRecord;
+
 // Two Verilated builds of fs_engine_top (parameter sets "standard" and "small" of hw/params.json):
 // kStandard: 16 CPUs, 16 queues, 1024-slot tables, 2048 filters, 32-entry event FIFO;
 // kSmall: tiny filter table and event FIFO so FULL and FIFO refusals happen often.
@@ -113,6 +116,9 @@ class EngineSim : public bus::RegisterBus {
   size_t records_pending() const;
 
   void step(uint64_t clocks = 1);         // run the clock
+  // Pulses rst (8 clocks) between transactions, with no frame in flight: every register
+  // and table back to reset, as a reset or reload behind the driver's back.
+  void reset();
   // Runs until every queued frame has produced its record (or throws after max_wait_clocks).
   void drain();
 

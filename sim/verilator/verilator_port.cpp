@@ -37,6 +37,7 @@ class VerilatorPort : public device::EnginePort {
   bus::RegisterBus& bus() override { return bus_; }
   FramePort* frames() override { return &frames_; }
   const char* kind() const override { return "verilator"; }
+  void reset_engine() override { sim_.reset(); }
 
  private:
   EngineSim sim_;

@@ -168,7 +168,7 @@ class EngineTb {
     for (int i = 0; i < n; ++i) tick();
   }
 
-  fs_tb::Sim<Model> sim_;
+  flowsteer::testbench::rtl::Sim<Model> sim_;
   std::vector<Rec> recs_;
   std::vector<uint64_t> rec_cycle_;
 };
@@ -246,7 +246,7 @@ TEST_F(EngineTop, ResetValuesAndSlverr) {
     }
   }
   // unmapped holes
-  for (uint32_t a : {0x38u, 0xFCu, 0x104u, 0x2FCu, 0x324u, 0x608u, 0xD000u, 0xFFFCu, 0x2u}) {
+  for (uint32_t a : {0x3Cu, 0xFCu, 0x104u, 0x2FCu, 0x324u, 0x608u, 0xD000u, 0xFFFCu, 0x2u}) {
     rd(a);
     wr(a, 0);
   }

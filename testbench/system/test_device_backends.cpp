@@ -132,7 +132,7 @@ SeedTrace run_seed(device::EnginePort& port, kernel::Variant v) {
     for (const SeedFlow* f : {&f1, &f1, &f1, &f2, &f2, &f2}) fp->send(f->frame);
     fp->drain(rd.records);
     for (uint32_t c = 0; c < s.nr_cpu_ids; ++c) drv.process_backlog(c);
-    rd.deleted = rt.sync(now += 1000).deleted;
+    rd.deleted = rt.ice_sync_arfs_fltrs(now += 1000).deleted;
     rd.runtime = rt.counters();
     rd.filter_count = drv.filter_count();
     tr.rounds.push_back(rd);
@@ -144,6 +144,8 @@ SeedTrace run_seed(device::EnginePort& port, kernel::Variant v) {
     row.id = e.id;
     row.queue = e.queue;
     if (auto h = drv.filter_lookup(e.tuple)) row = {e.tuple, e.id, e.queue, true, h->id, h->queue};
+    row.state = e.fltr_state;
+    row.flow_id = e.flow_id;
     tr.filters.push_back(row);
   }
   return tr;
@@ -245,6 +247,8 @@ TEST(DeviceBackends, SeedTwoFlowsOriginalThrashesOnTheModel) {
   ASSERT_EQ(tr.filters.size(), 1u);
   EXPECT_TRUE(tr.filters[0].found);
   EXPECT_EQ(tr.filters[0].engine_id, tr.filters[0].id);
+  // built by this round's steer, made ACTIVE by this round's pass (checked from the next)
+  EXPECT_EQ(tr.filters[0].state, driver::FltrState::kActive);
 }
 
 // Patched (spec 7.9.4): F1 keeps the slot; F2 hits the active-slot gate once and is served

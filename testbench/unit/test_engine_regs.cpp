@@ -52,7 +52,7 @@ TEST(EngineRegs, IdentityAndCaps) {
 TEST(EngineRegs, BadAddressesAndValuesAnswerSlverrAndChangeNothing) {
   engine::EngineRegisterFile f(small_caps());
   uint32_t v = 123;
-  EXPECT_EQ(f.read(0x0038, v), AxiResp::kSlvErr);  // a hole in GLOB
+  EXPECT_EQ(f.read(0x003C, v), AxiResp::kSlvErr);  // a hole in GLOB
   EXPECT_EQ(v, 0u);
   EXPECT_EQ(f.write(0xFFFC, 1), AxiResp::kSlvErr);
   EXPECT_EQ(f.read(0x0002, v), AxiResp::kSlvErr);  // misaligned

@@ -10,6 +10,7 @@
 #include "flowsteer/device/engine_port.h"
 #include "flowsteer/driver/engine_driver.h"
 #include "flowsteer/engine/engine_regs.h"
+#include "flowsteer/kernel/kernel.h"
 #include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/nic/frame.h"
 
@@ -198,18 +199,37 @@ TEST(RuntimeKnobs, SockFlowEntriesLimits) {
   EXPECT_EQ(rig.drv.set_rps_sock_flow_entries(4096), 4096u);
 }
 
-TEST(RuntimeKnobs, SockFlowEntriesSameSizeKeepsTheEntriesNewSizeClears) {
+// rps_sock_flow_sysctl resets every entry to RPS_NO_CPU on every non-zero write, the same
+// size included (spec 1.1); the driver must write and then know the table is clear.
+TEST(RuntimeKnobs, SockFlowEntriesEveryWriteResetsTheEntries) {
   Rig rig;
   const uint32_t h = 0xABCD1235;  // index 0x35 of 256
-  ASSERT_TRUE(rig.drv.rps_record_sock_flow(h, 4));
   const uint32_t want = (h & ~7u) | 4;
+  ASSERT_TRUE(rig.drv.rps_record_sock_flow(h, 4));
   EXPECT_EQ(rig.k().sock_table()->ents[h & 255], want);
   EXPECT_EQ(rig.drv.set_rps_sock_flow_entries(200), 256u);  // rounds to the same size
+  EXPECT_EQ(rig.k().sock_table()->mask, 255u);
+  EXPECT_EQ(rig.k().sock_table()->ents[h & 255], kernel::RPS_NO_CPU);
+  EXPECT_TRUE(rig.drv.rps_record_sock_flow(h, 4));  // the driver knows the table was cleared
   EXPECT_EQ(rig.k().sock_table()->ents[h & 255], want);
+  EXPECT_EQ(rig.drv.set_rps_sock_flow_entries(256), 256u);  // the exact same value
+  EXPECT_EQ(rig.k().sock_table()->ents[h & 255], kernel::RPS_NO_CPU);
+  EXPECT_TRUE(rig.drv.rps_record_sock_flow(h, 4));
   EXPECT_EQ(rig.drv.set_rps_sock_flow_entries(512), 512u);
   EXPECT_EQ(rig.k().sock_table()->ents[h & 511], kernel::RPS_NO_CPU);
-  EXPECT_TRUE(rig.drv.rps_record_sock_flow(h, 4));  // the driver knows the table was cleared
+  EXPECT_TRUE(rig.drv.rps_record_sock_flow(h, 4));
   EXPECT_EQ(rig.k().sock_table()->ents[h & 511], want);
+}
+
+// The golden kernel alone: the same-size write resets the recorded flows too.
+TEST(RuntimeKnobs, KernelSockFlowSameSizeWriteResets) {
+  kernel::Kernel k(kernel::KernelConfig{});
+  ASSERT_EQ(k.set_rps_sock_flow_entries(256), 0);
+  const uint32_t h = 0x12345678;
+  k.rps_record_sock_flow(h, 3);
+  ASSERT_NE(k.sock_table()->ents[h & 255], kernel::RPS_NO_CPU);
+  ASSERT_EQ(k.set_rps_sock_flow_entries(256), 0);
+  EXPECT_EQ(k.sock_table()->ents[h & 255], kernel::RPS_NO_CPU);
 }
 
 TEST(RuntimeKnobs, RecordSockFlowWritesOnlyWhatChanges) {

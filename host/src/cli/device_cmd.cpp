@@ -1,7 +1,10 @@
 // flowsteer device: the host runtime on a backend.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +35,49 @@ engine::EngineCaps card_caps(bus::RegisterBus& bus) {
   e.sock_log2 = c.sock_log2, e.evt_log2 = c.evt_log2;
   return e;
 }
+
+
+// --change KNOB=VALUE@MS: ntuple=on|off, cpu<N>/online=0|1, rx-<Q>/rps_flow_cnt=N,
+// rx-<Q>/rps_cpus=HEX, rps_sock_flow_entries=N, engine=reset (a fault). UsageError (one line) for anything else.
+runs::KnobChange parse_change(const std::string& text) {
+  using Kind = runs::KnobChange::Kind;
+  const size_t eq = text.find('='), at = text.rfind('@');
+  if (eq == std::string::npos || at == std::string::npos || at < eq)
+    throw UsageError("--change " + quote(text) + ": expected KNOB=VALUE@MS");
+  const std::string knob = text.substr(0, eq), value = text.substr(eq + 1, at - eq - 1);
+  runs::KnobChange c;
+  c.at_ms = parse_u64(text.substr(at + 1), "--change time (ms)", 3600000000ull);
+  if (knob == "ntuple") {
+    if (value != "on" && value != "off") throw UsageError("--change ntuple=" + quote(value) + ": on or off");
+    c.kind = Kind::kNtuple;
+    c.value = value == "on";
+  } else if (knob == "engine") {
+    if (value != "reset") throw UsageError("--change engine=" + quote(value) + ": only engine=reset");
+    c.kind = Kind::kEngineReset;
+  } else if (knob == "rps_sock_flow_entries") {
+    c.kind = Kind::kSockFlowEntries;
+    c.value = parse_u64(value, "--change rps_sock_flow_entries");
+  } else if (knob.rfind("cpu", 0) == 0 && knob.size() > 10 && knob.compare(knob.size() - 7, 7, "/online") == 0) {
+    c.kind = Kind::kCpuOnline;
+    c.index = uint32_t(parse_u64(knob.substr(3, knob.size() - 10), "--change CPU", 65535));
+    c.value = parse_u64(value, "--change cpu online (0 or 1)", 1);
+  } else if (knob.rfind("rx-", 0) == 0 && knob.size() > 16 &&
+             knob.compare(knob.size() - 13, 13, "/rps_flow_cnt") == 0) {
+    c.kind = Kind::kRpsFlowCnt;
+    c.index = uint32_t(parse_u64(knob.substr(3, knob.size() - 16), "--change RX queue", 65535));
+    c.value = parse_u64(value, "--change rps_flow_cnt");
+  } else if (knob.rfind("rx-", 0) == 0 && knob.size() > 12 && knob.compare(knob.size() - 9, 9, "/rps_cpus") == 0) {
+    c.kind = Kind::kRpsCpus;
+    c.index = uint32_t(parse_u64(knob.substr(3, knob.size() - 12), "--change RX queue", 65535));
+    const std::string hex = value.rfind("0x", 0) == 0 ? value : "0x" + value;  // a cpumask in hex, as sysfs takes it
+    c.value = parse_u64(hex, "--change rps_cpus (hex cpumask, CPUs 0-63)");
+  } else {
+    throw UsageError("--change " + quote(knob) +
+                     ": not a knob (ntuple, cpu<N>/online, rx-<Q>/rps_flow_cnt, rx-<Q>/rps_cpus, rps_sock_flow_entries, engine)");
+  }
+  return c;
+}
+
 }  // namespace
 
 int cmd_device(int argc, char** argv) {
@@ -83,10 +129,31 @@ int cmd_device(int argc, char** argv) {
   app.add_option("--trace", trace, "verilator: FST trace file");
   app.add_option("--batch", w.max_batch, "frames per drain within a millisecond (default 0 = all; "
                                          "results do not depend on it)");
-  app.add_option("--json", json_path, "write the report as JSON");
+  app.add_option("--json", json_path, "write the report (or the --show listing) as JSON");
+  std::string show_what = "report";
+  app.add_option("--show", show_what,
+                 "report (default) | filters (ethtool -n) | stats (ethtool -S) | knobs (sysfs/sysctl paths)")
+      ->check(CLI::IsMember({"report", "filters", "stats", "knobs"}));
+  std::vector<std::string> change_text;
+  app.add_option("--change", change_text,
+                 "KNOB=VALUE@MS while traffic runs: ntuple=on|off, cpu<N>/online=0|1, "
+                 "rx-<Q>/rps_flow_cnt=N, rx-<Q>/rps_cpus=HEX, rps_sock_flow_entries=N, engine=reset (repeatable)");
   bool progress = false;
   app.add_flag("--progress", progress, "banner and progress on stderr (default: only when stderr is a terminal)");
   if (auto rc = parse(app, argc, argv)) return *rc;
+  try {
+    for (const auto& t : change_text) w.changes.push_back(parse_change(t));
+  } catch (const UsageError& e) {
+    return usage_error("device", e.what());
+  }
+  std::stable_sort(w.changes.begin(), w.changes.end(),
+                   [](const runs::KnobChange& a, const runs::KnobChange& b) { return a.at_ms < b.at_ms; });
+  auto print = [&](const runs::DeviceReport& r) {
+    if (show_what == "filters") runs::print_filters_ethtool(std::cout, r);
+    else if (show_what == "stats") runs::print_stats_ethtool(std::cout, r);
+    else if (show_what == "knobs") runs::print_knobs(std::cout, r);
+    else runs::print_device_report(std::cout, r);
+  };
   setup.num_rx_queues = setup.nr_cpu_ids;
   setup.variant = variant == "original" ? kernel::Variant::kOriginal : kernel::Variant::kPatched;
   setup.hash_mode = hash == "toeplitz"          ? nic::HashMode::kToeplitz
@@ -156,7 +223,7 @@ int cmd_device(int argc, char** argv) {
       bar.done();
       port.reset();  // closes the waveform
       if (!trace.empty()) wave.commit_external();
-      runs::print_device_report(std::cout, rep);
+      print(rep);
       if (const std::string diff = runs::first_difference(m, rep); !diff.empty()) {
         std::cerr << "flowsteer device: the simulated engine differs from the model of its build: "
                   << one_line(diff) << "\n";
@@ -177,7 +244,7 @@ int cmd_device(int argc, char** argv) {
       wm.progress = hook;
       rep = runs::run_device(*port, setup, wm);
       bar.done();
-      runs::print_device_report(std::cout, rep);
+      print(rep);
       if (compare)
         if (const std::string diff = runs::first_difference(m, rep); !diff.empty()) {
           std::cerr << "flowsteer device: the card differs from the model of its sizes: " << one_line(diff) << "\n";
@@ -192,7 +259,8 @@ int cmd_device(int argc, char** argv) {
     return usage_error("device", e.what());
   }
   if (json.is_open()) {
-    runs::write_device_json(json.stream(), rep);
+    if (show_what == "report") runs::write_device_json(json.stream(), rep);
+    else runs::write_listing_json(json.stream(), rep, show_what);
     json.commit();
   }
   return kExitOk;

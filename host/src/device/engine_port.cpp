@@ -91,6 +91,7 @@ class ModelPort : public EnginePort {
   RegisterBus& bus() override { return bus_; }
   FramePort* frames() override { return &frames_; }
   const char* kind() const override { return "model"; }
+  void reset_engine() override { regs_.reset(); }
 
  private:
   engine::EngineRegisterFile regs_;
@@ -111,6 +112,10 @@ class XrtPort : public EnginePort {
 };
 
 }  // namespace
+
+void EnginePort::reset_engine() {
+  throw DeviceError(std::string(kind()) + " backend: the host cannot reset the engine");
+}
 
 std::unique_ptr<EnginePort> open_model_port(const engine::EngineCaps& caps) {
   return std::make_unique<ModelPort>(caps);

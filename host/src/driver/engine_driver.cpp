@@ -145,6 +145,36 @@ void EngineDriver::configure(const EngineSetup& s) {
                   r::CTRL::SLOT_MASK.put(s.slot_mode == kernel::SlotMode::kMask) |
                   r::CTRL::RPS.put(1) | r::CTRL::FLT_LOOKUP.put(1);
   bus_.write32(r::CTRL::kAddr, ctrl);
+  setup_ = s;
+  configured_ = true;
+  flow_cnt_.assign(s.num_rx_queues, s.rps_flow_cnt);
+  for (uint32_t q = 0; q < rps_maps_.size() && q < s.num_rx_queues; ++q)  // maps of before
+    if (!rps_maps_[q].empty()) bus_.write32(r::RPS_MAP::addr(q), 0);
+  rps_maps_.assign(s.num_rx_queues, {});
+  sock_entries_ = entries;
+  head_shadow_.clear();  // heads as the engine holds them now
+  static uint32_t tokens = 0;
+  owner_ = 0x4F570000u | (++tokens & 0xFFFFu);  // never 0
+  bus_.write32(r::OWNER::kAddr, owner_);
+}
+
+bool EngineDriver::engine_was_reset() {
+  return configured_ && bus_.read32(r::OWNER::kAddr) != owner_;
+}
+
+void EngineDriver::restore() {
+  if (!configured_) return;
+  wait_idle(r::STATUS::INIT_BUSY.mask(), "initialisation");  // tables swept after reset
+  const std::vector<uint64_t> counts = flow_cnt_;
+  const uint64_t sock = sock_entries_;
+  const std::vector<std::vector<uint16_t>> maps = rps_maps_;
+  rps_maps_.clear();  // the engine's maps went with the reset
+  configure(setup_);
+  for (uint32_t q = 0; q < maps.size(); ++q)
+    if (!maps[q].empty()) write_rps_map(q, maps[q]);
+  for (uint32_t q = 0; q < counts.size(); ++q)
+    if (counts[q] != setup_.rps_flow_cnt) set_rps_flow_cnt(q, counts[q]);
+  if (sock != sock_entries_) set_rps_sock_flow_entries(sock);
 }
 
 // A SOCK_CFG write clears the table to RPS_NO_CPU (register map).
@@ -162,11 +192,13 @@ uint64_t EngineDriver::set_rps_flow_cnt(uint32_t queue, uint64_t count) {
                                  num(num_rx_queues_) + " RX queues (-ENOENT)");
   if (count == 0) {
     bus_.write32(r::RPS_FLOW_CNT::addr(queue), 0);
+    if (queue < flow_cnt_.size()) flow_cnt_[queue] = 0;
     return 0;
   }
   unsigned log2 = check_flow_cnt(count, where);
   bus_.write32(r::RPS_FLOW_CNT::addr(queue), r::RPS_FLOW_CNT::LOG2.put(log2) | r::RPS_FLOW_CNT::PRESENT.put(1));
   wait_idle(r::STATUS::QRESET_BUSY.mask(), "queue table reset");
+  if (queue < flow_cnt_.size()) flow_cnt_[queue] = count;
   return uint64_t(1) << log2;
 }
 
@@ -180,11 +212,36 @@ uint64_t EngineDriver::set_rps_sock_flow_entries(uint64_t entries) {
   const uint64_t size = entries ? uint64_t(1) << log2 : 0;
   rps_cpu_mask_ = uint32_t(kernel::roundup_pow_of_two(nr_cpu_ids_) - 1);
   bus_.write32(r::RPS_CPU_MASK::kAddr, rps_cpu_mask_);
-  if (size != sock_size_ || size == 0) {  // the same size keeps the table and its entries
-    write_sock_cfg(size, log2);
-    wait_idle(r::STATUS::SOCK_BUSY.mask(), "sock table reset");
-  }
+  // Every write, the same size included, resets the entries to RPS_NO_CPU (spec 1.1).
+  write_sock_cfg(size, log2);
+  wait_idle(r::STATUS::SOCK_BUSY.mask(), "sock table reset");
+  sock_entries_ = entries;
   return size;
+}
+
+void EngineDriver::write_rps_map(uint32_t queue, const std::vector<uint16_t>& cpus) {
+  const uint32_t base = queue * nr_cpu_ids_;
+  for (uint32_t i = 0; i < cpus.size(); ++i) bus_.write32(r::RPS_MAP_CPUS::addr(base + i), cpus[i]);
+  bus_.write32(r::RPS_MAP::addr(queue), cpus.empty() ? 0
+                                                     : r::RPS_MAP::LEN.put(uint32_t(cpus.size())) |
+                                                           r::RPS_MAP::BASE.put(base));
+  rps_maps_[queue] = cpus;
+}
+
+std::vector<uint16_t> EngineDriver::set_rps_cpus(uint32_t queue, uint64_t mask) {
+  if (queue >= num_rx_queues_)
+    throw KnobError(-ENOENT, "rx-" + num(queue) + " has no rps_cpus: the device has " + num(num_rx_queues_) +
+                                 " RX queues (-ENOENT)");
+  std::vector<uint16_t> cpus;  // for_each_cpu_and(mask, cpu_online_mask)
+  for (uint32_t c = 0; c < 64 && c < nr_cpu_ids_; ++c)
+    if ((mask >> c & 1) && (bus_.read32(r::CPU_ONLINE::addr(c / 32)) >> (c % 32) & 1)) cpus.push_back(uint16_t(c));
+  write_rps_map(queue, cpus);
+  return cpus;
+}
+
+const std::vector<uint16_t>& EngineDriver::rps_cpus(uint32_t queue) const {
+  static const std::vector<uint16_t> none;
+  return queue < rps_maps_.size() ? rps_maps_[queue] : none;
 }
 
 bool EngineDriver::rps_record_sock_flow(uint32_t hash, uint32_t cpu) {
@@ -227,8 +284,24 @@ uint32_t EngineDriver::known_head(uint32_t cpu) {
   return *head_shadow_[cpu];
 }
 
+void EngineDriver::set_cpu_online(uint32_t cpu, bool on) {
+  check_cpu(cpu, "cpu_online");
+  const uint32_t a = r::CPU_ONLINE::addr(cpu / 32), bit = 1u << (cpu % 32);
+  const uint32_t v = bus_.read32(a);
+  bus_.write32(a, on ? v | bit : v & ~bit);
+}
+
+void EngineDriver::set_rmap(uint32_t cpu, uint16_t queue) {
+  check_cpu(cpu, "rx_cpu_rmap");
+  if (queue >= num_rx_queues_)
+    throw KnobError(-EINVAL, "rx_cpu_rmap of CPU " + num(cpu) + " to rx-" + num(queue) + ": the device has " +
+                                 num(num_rx_queues_) + " RX queues (-EINVAL)");
+  bus_.write32(r::RMAP::addr(cpu), queue);
+}
+
 void EngineDriver::set_ntuple(bool on) {
   set_ctrl_bit(r::CTRL::NTUPLE.mask(), on);
+  setup_.ntuple = on;
   if (on) return;
   bus_.write32(r::FLT_CMD::kAddr, r::FLT_CMD::OP.put(uint32_t(r::FilterOp::kClear)));
   wait_done(r::FLT_STATUS::kAddr, r::FLT_STATUS::DONE.mask(), "filter clear");
@@ -270,6 +343,13 @@ std::optional<engine::FilterHit> EngineDriver::filter_lookup(const FlowTuple& t)
 }
 
 uint32_t EngineDriver::filter_count() { return bus_.read32(r::FLT_COUNT::kAddr); }
+
+void EngineDriver::check_errors() {
+  const uint32_t err = bus_.read32(r::ERR_STATUS::kAddr);
+  if (!r::ERR_STATUS::CMD_BUSY.get(err)) return;
+  bus_.write32(r::ERR_STATUS::kAddr, r::ERR_STATUS::CMD_BUSY.mask());
+  throw bus::DeviceError(bus_.describe() + ": a command was ignored because its block was busy (ERR_STATUS.CMD_BUSY)");
+}
 
 uint64_t EngineDriver::steer_calls() { return counter(uint32_t(r::Counter::kSteerCalls)); }
 

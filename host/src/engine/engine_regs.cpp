@@ -42,6 +42,18 @@ uint32_t be_word(const uint8_t* b) {
 
 EngineRegisterFile::EngineRegisterFile(const EngineCaps& caps)
     : caps_(caps), model_(params_for(caps)), store_(1u << 14, 0) {
+  reset();
+}
+
+void EngineRegisterFile::reset() {
+  model_ = EngineModel(params_for(caps_));
+  model_.kernel_plane().set_driver(&model_);  // the copy's kernel calls this model
+  store_.assign(1u << 14, 0);
+  flt_status_ = flt_result_ = exp_status_ = err_status_ = 0;
+  cnt_hi_latch_ = 0;
+  refusals_seen_ = 0;
+  enabled_ = false;
+  const EngineCaps& caps = caps_;
   lut_.assign(1u << caps.lut_log2, 0);
   rps_pool_.assign(1u << caps.rps_pool_log2, 0);
   for (const auto& reg : r::kRegisters)

@@ -99,12 +99,11 @@ int Kernel::set_rps_sock_flow_entries(uint64_t entries) {
     return 0;
   }
   uint32_t size = uint32_t(roundup_pow_of_two(entries));
-  if (!sock_ || sock_->mask + 1 != size) {  // same size keeps the entries
-    auto t = std::make_unique<rps_sock_flow_table>();
-    t->mask = size - 1;
-    t->ents.assign(size, RPS_NO_CPU);
-    sock_ = std::move(t);
+  if (!sock_ || sock_->mask + 1 != size) {  // a new size is a new table
+    sock_ = std::make_unique<rps_sock_flow_table>();
+    sock_->mask = size - 1;
   }
+  sock_->ents.assign(size, RPS_NO_CPU);  // every write, the same size included (spec 1.1)
   rps_cpu_mask_ = uint32_t(roundup_pow_of_two(cfg_.nr_cpu_ids) - 1);
   return 0;
 }

@@ -1,10 +1,12 @@
 #include "flowsteer/runs/device_run.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <random>
@@ -128,6 +130,36 @@ class PcapTraffic : public Traffic {
   size_t pos_ = 0;
 };
 
+// The knobs as the kernel's files name them: sysctl, then per queue, then per CPU.
+std::vector<std::pair<std::string, std::string>> read_knobs(driver::EngineDriver& drv,
+                                                           const driver::ArfsRuntime& rt) {
+  std::vector<std::pair<std::string, std::string>> k;
+  k.emplace_back("/proc/sys/net/core/rps_sock_flow_entries", std::to_string(drv.rps_sock_flow_entries()));
+  k.emplace_back("ethtool -k: ntuple-filters", rt.ice_is_arfs_active() ? "on" : "off");
+  for (uint32_t q = 0; q < drv.num_rx_queues(); ++q) {
+    const std::string dir = "/sys/class/net/<dev>/queues/rx-" + std::to_string(q);
+    k.emplace_back(dir + "/rps_flow_cnt", std::to_string(drv.rps_flow_cnt(q)));
+    // show_rps_map: "%*pb" over nr_cpu_ids bits, hex digits in 32-bit groups split by commas
+    std::vector<bool> bits(drv.nr_cpu_ids(), false);
+    for (uint16_t c : drv.rps_cpus(q)) bits[c] = true;
+    std::string hex;
+    const uint32_t digits = (drv.nr_cpu_ids() + 3) / 4;
+    for (uint32_t d = digits; d-- > 0;) {
+      unsigned v = 0;
+      for (uint32_t b = 0; b < 4; ++b)
+        if (d * 4 + b < bits.size() && bits[d * 4 + b]) v |= 1u << b;
+      hex += "0123456789abcdef"[v];
+      if (d && d % 8 == 0) hex += ',';
+    }
+    k.emplace_back(dir + "/rps_cpus", hex);
+  }
+  for (uint32_t c = 0; c < drv.nr_cpu_ids(); ++c) {
+    k.emplace_back("/sys/devices/system/cpu/cpu" + std::to_string(c) + "/online", rt.cpu_online(c) ? "1" : "0");
+    k.emplace_back("rx_cpu_rmap cpu" + std::to_string(c), "rx-" + std::to_string(rt.rmap(c)));
+  }
+  return k;
+}
+
 }  // namespace
 
 DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& setup, const DeviceWorkload& w) {
@@ -140,11 +172,20 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
     else traffic = std::make_unique<SyntheticTraffic>(w, setup.nr_cpu_ids);
   }
   if (w.service_period_ms == 0) throw std::invalid_argument("service period must be at least 1 ms");
+  for (const auto& c : w.changes) {  // files that do not exist, before touching the engine
+    if (c.kind == KnobChange::Kind::kCpuOnline && c.index >= setup.nr_cpu_ids)
+      throw driver::KnobError(-ENOENT, "cpu" + std::to_string(c.index) + " has no online file: nr_cpu_ids is " +
+                                           std::to_string(setup.nr_cpu_ids) + " (-ENOENT)");
+    if ((c.kind == KnobChange::Kind::kRpsFlowCnt || c.kind == KnobChange::Kind::kRpsCpus) &&
+        c.index >= setup.num_rx_queues)
+      throw driver::KnobError(-ENOENT, "rx-" + std::to_string(c.index) + " has no such file: the device has " +
+                                           std::to_string(setup.num_rx_queues) + " RX queues (-ENOENT)");
+  }
   driver::EngineDriver drv(bus);
   drv.configure(setup);
-  drv.clear_filters();                                           // the runtime's list starts empty
-  bus.write32(r::CNT_CLEAR::kAddr, r::CNT_CLEAR::ALL.put(1));  // counters of this run
   driver::ArfsRuntime rt(drv);
+  rt.ice_rebuild_arfs();                                          // empty lists over an empty table
+  bus.write32(r::CNT_CLEAR::kAddr, r::CNT_CLEAR::ALL.put(1));  // counters of this run
   bool sched = false;
   rt.set_schedule_hook([&] { sched = true; });
   DeviceReport rep;
@@ -160,7 +201,7 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
   auto service = [&](uint64_t now) {
     if (sched && sched_due == 0) sched_due = now + 2;
     if ((now > 0 && now % w.service_period_ms == 0) || (sched_due && now >= sched_due)) {
-      rt.sync(now);
+      rt.ice_sync_arfs_fltrs(now);
       ++rep.syncs;
       sched = false;
       sched_due = 0;
@@ -172,6 +213,71 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
     return sched_due ? std::min(t, std::max(sched_due, now + 1)) : t;
   };
 
+  // The CPU an app reads on: its own, or the next online one after a hot-unplug.
+  auto app_cpu = [&](uint32_t cpu) {
+    for (uint32_t k = 0; k < setup.nr_cpu_ids; ++k) {
+      const uint32_t c = (cpu + k) % setup.nr_cpu_ids;
+      if (rt.cpu_online(c)) return c;
+    }
+    return cpu;
+  };
+  std::map<uint32_t, uint32_t> recorded;  // hash -> the app's own CPU, for re-recording
+  size_t next_change = 0;
+  auto apply_changes = [&](uint64_t now) {
+    for (; next_change < w.changes.size() && w.changes[next_change].at_ms <= now; ++next_change) {
+      const KnobChange& c = w.changes[next_change];
+      ChangeSnapshot snap;
+      snap.at_ms = now;
+      switch (c.kind) {
+        case KnobChange::Kind::kNtuple:
+          rt.set_features_ntuple(c.value != 0);
+          break;
+        case KnobChange::Kind::kCpuOnline:
+          snap.removed = rt.set_cpu_online(c.index, c.value != 0);
+          for (const auto& [hash, cpu] : recorded)  // the migrated apps read again
+            rep.sock_writes += drv.rps_record_sock_flow(hash, app_cpu(cpu));
+          break;
+        case KnobChange::Kind::kRpsFlowCnt:
+          drv.set_rps_flow_cnt(c.index, c.value);
+          break;
+        case KnobChange::Kind::kRpsCpus:
+          drv.set_rps_cpus(c.index, c.value);
+          break;
+        case KnobChange::Kind::kEngineReset:
+          port.reset_engine();
+          break;
+        case KnobChange::Kind::kSockFlowEntries:
+          drv.set_rps_sock_flow_entries(c.value);
+          for (const auto& [hash, cpu] : recorded)  // every entry reset: the apps record again
+            rep.sock_writes += drv.rps_record_sock_flow(hash, app_cpu(cpu));
+          break;
+      }
+      if (c.kind != KnobChange::Kind::kEngineReset) rt.take_events(now);  // (a reset engine: the next ms)
+      snap.arfs_active = rt.ice_is_arfs_active();
+      snap.runtime_entries = rt.num_entries();
+      snap.filter_count = c.kind == KnobChange::Kind::kEngineReset ? 0 : drv.filter_count();
+      snap.steer_c = rt.counters().steer_c;
+      rep.changes.push_back(snap);
+    }
+  };
+  // A reset behind our back: the tails restart at 0 (the frames enqueued before it are
+  // counted from the heads this run processed up to them), the runtime rebuilds, and the
+  // apps record their flows again in the new sock table.
+  std::vector<uint64_t> cpu_before(setup.nr_cpu_ids, 0);
+  auto check_reset = [&] {
+    if (!drv.engine_was_reset()) return;
+    for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c) {
+      if (auto h = drv.processed_head(c)) cpu_before[c] += uint32_t(*h - tail0[c]);
+      tail0[c] = 0;
+    }
+    rt.ice_check_reset();
+    ++rep.engine_resets;
+    for (const auto& [hash, cpu] : recorded) rep.sock_writes += drv.rps_record_sock_flow(hash, app_cpu(cpu));
+  };
+  auto next_change_ms = [&](uint64_t now) {
+    return next_change < w.changes.size() ? std::max(w.changes[next_change].at_ms, now + 1) : UINT64_MAX;
+  };
+
   if (fp) {
     std::vector<uint32_t> batch;
     std::vector<engine::OutputRecord> recs;
@@ -179,6 +285,7 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
     const uint64_t end_ms = traffic->end_ms();
     if (w.progress) w.progress(0, end_ms, 0);
     for (uint64_t now = 0; now < end_ms;) {
+      if (!w.changes.empty()) check_reset();
       batch.clear();
       traffic->due(now, batch);
       if (!batch.empty()) {
@@ -197,18 +304,23 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
           if (rec.queue < rep.queue_packets.size()) ++rep.queue_packets[rec.queue];
           if (rec.cpu >= 0 && uint32_t(rec.cpu) < setup.nr_cpu_ids) enqueued[uint32_t(rec.cpu)] = true;
           // recvmsg on the app's CPU records the skb hash the engine delivered (spec 1.1).
-          if (rec.hash_valid) rep.sock_writes += drv.rps_record_sock_flow(rec.hash, traffic->app_cpu(batch[i]));
+          if (rec.hash_valid) {
+            const uint32_t own = traffic->app_cpu(batch[i]);
+            rep.sock_writes += drv.rps_record_sock_flow(rec.hash, app_cpu(own));
+            if (!w.changes.empty()) recorded[rec.hash] = own;
+          }
         }
       }
       rt.take_events(now);
       for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c)  // the backlogs that grew are processed
         if (enqueued[c]) {
-          drv.process_backlog(c);
+          if (rt.cpu_online(c)) drv.process_backlog(c);  // an offline CPU's head is frozen (spec 8 case 7)
           enqueued[c] = false;
         }
       service(now);
+      apply_changes(now);
       if (w.progress) w.progress(now, end_ms, rep.frames);
-      now = std::min(traffic->next_after(now), next_service(now));
+      now = std::min({traffic->next_after(now), next_service(now), next_change_ms(now)});
     }
   } else {
     // A card: the runtime keeps the filters of live traffic for duration_s of wall time;
@@ -218,23 +330,33 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
     auto start = std::chrono::steady_clock::now();
     for (uint64_t now = 0; now < end_ms; ++now) {
       std::this_thread::sleep_until(start + std::chrono::milliseconds(now));
+      check_reset();  // a card can be reset or reloaded under us at any time
       rt.take_events(now);
-      for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c) drv.process_backlog(c);
+      for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c)
+        if (rt.cpu_online(c)) drv.process_backlog(c);
       service(now);
+      apply_changes(now);
     }
   }
   rt.take_events(traffic ? traffic->end_ms() : uint64_t(w.duration_s * 1000.0));
   for (uint32_t i = 0; i < r::CNT_LO::kCount; ++i) rep.counters.push_back(drv.counter(i));
-  for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c) rep.cpu_packets[c] = uint32_t(drv.tail(c) - tail0[c]);
+  if (!w.changes.empty()) check_reset();
+  for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c)
+    rep.cpu_packets[c] = cpu_before[c] + uint32_t(drv.tail(c) - tail0[c]);
   rep.runtime = rt.counters();
   rep.runtime_entries = rt.num_entries();
   rep.delete_errors = rt.delete_errors();
+  rep.engine_resets = rt.resets();
   rep.filter_count = drv.filter_count();
+  rep.arfs_active = rt.ice_is_arfs_active();
+  for (int t = 0; t < driver::kFlowTypeCount; ++t) rep.active_fltr_cnt[t] = rt.active_fltr_cnt(driver::FlowType(t));
   for (const auto& e : rt.entries()) {
     FilterRow row;
     row.tuple = e.tuple;
     row.id = e.id;
     row.queue = e.queue;
+    row.state = e.fltr_state;
+    row.flow_id = e.flow_id;
     if (auto h = drv.filter_lookup(e.tuple)) {
       row.found = true;
       row.engine_id = h->id;
@@ -242,6 +364,7 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
     }
     rep.filters.push_back(row);
   }
+  rep.knobs = read_knobs(drv, rt);
   if (auto* pb = dynamic_cast<device::PortBus*>(&bus)) rep.register_accesses = pb->accesses();
   rep.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return rep;
@@ -267,6 +390,7 @@ std::string first_difference(const DeviceReport& a, const DeviceReport& b) {
   if (x.add != y.add) return num("runtime Add", x.add, y.add);
   if (x.del != y.del) return num("runtime Del", x.del, y.del);
   if (a.syncs != b.syncs) return num("syncs", a.syncs, b.syncs);
+  if (a.engine_resets != b.engine_resets) return num("engine resets", a.engine_resets, b.engine_resets);
   for (size_t q = 0; q < std::min(a.queue_packets.size(), b.queue_packets.size()); ++q)
     if (a.queue_packets[q] != b.queue_packets[q])
       return num("frames of rx-" + std::to_string(q), a.queue_packets[q], b.queue_packets[q]);
@@ -278,6 +402,14 @@ std::string first_difference(const DeviceReport& a, const DeviceReport& b) {
     if (!(a.filters[i] == b.filters[i])) return "filter row " + std::to_string(i) + " (" + to_string(a.filters[i].tuple) + ")";
   if (a.filters.size() != b.filters.size()) return num("filter rows", a.filters.size(), b.filters.size());
   if (a.sock_writes != b.sock_writes) return num("sock-table stores", a.sock_writes, b.sock_writes);
+  for (int t = 0; t < driver::kFlowTypeCount; ++t)
+    if (a.active_fltr_cnt[t] != b.active_fltr_cnt[t])
+      return num(std::string("active ") + driver::flow_type_name(driver::FlowType(t)) + " filters",
+                 uint64_t(a.active_fltr_cnt[t]), uint64_t(b.active_fltr_cnt[t]));
+  if (a.changes.size() != b.changes.size()) return num("knob changes", a.changes.size(), b.changes.size());
+  for (size_t i = 0; i < a.changes.size(); ++i)
+    if (!(a.changes[i] == b.changes[i])) return "after knob change " + std::to_string(i);
+  if (a.knobs != b.knobs) return "knob values";
   return "";
 }
 
@@ -297,7 +429,7 @@ std::string counter_name(uint32_t i) {
 }
 
 void print_device_report(std::ostream& os, const DeviceReport& r) {
-  char line[200];
+  char line[320];
   os << "backend: " << r.backend << " (" << r.kind << ")\n";
   os << "engine counters (CNT_*):\n";
   for (size_t i = 0; i < r.counters.size(); ++i) {
@@ -309,10 +441,11 @@ void print_device_report(std::ostream& os, const DeviceReport& r) {
   }
   std::snprintf(line, sizeof line,
                 "runtime: Steer-C %llu, Steer-L %llu, Add %llu, Del %llu; %llu syncs, %zu filters listed, "
-                "FLT_COUNT %u, %llu delete errors\n",
+                "FLT_COUNT %u, %llu delete errors, %llu engine resets rebuilt after\n",
                 (unsigned long long)r.runtime.steer_c, (unsigned long long)r.runtime.steer_l,
                 (unsigned long long)r.runtime.add, (unsigned long long)r.runtime.del, (unsigned long long)r.syncs,
-                r.runtime_entries, r.filter_count, (unsigned long long)r.delete_errors);
+                r.runtime_entries, r.filter_count, (unsigned long long)r.delete_errors,
+                (unsigned long long)r.engine_resets);
   os << line;
   os << "per queue (frames arrived):\n";
   for (size_t q = 0; q < r.queue_packets.size(); ++q) {
@@ -330,6 +463,97 @@ void print_device_report(std::ostream& os, const DeviceReport& r) {
   os << line;
 }
 
+namespace {
+
+const char* ethtool_rule_type(const FlowTuple& t) {
+  const bool tcp = t.proto == kIpProtoTcp;
+  if (t.family == 6) return tcp ? "TCP over IPv6" : "UDP over IPv6";
+  return tcp ? "TCP over IPv4" : "UDP over IPv4";
+}
+
+// ethtool -S names: ice's rx_queue_<n>_packets, then the engine's and the runtime's.
+std::vector<std::pair<std::string, uint64_t>> stats_of(const DeviceReport& r) {
+  std::vector<std::pair<std::string, uint64_t>> s;
+  for (size_t q = 0; q < r.queue_packets.size(); ++q)
+    s.emplace_back("rx_queue_" + std::to_string(q) + "_packets", r.queue_packets[q]);
+  for (size_t c = 0; c < r.cpu_packets.size(); ++c)
+    s.emplace_back("cpu" + std::to_string(c) + "_backlog_enqueued", r.cpu_packets[c]);
+  for (size_t i = 0; i < r.counters.size(); ++i) {
+    std::string n = counter_name(uint32_t(i));
+    if (n.rfind("CNT", 0) == 0 && r.counters[i] == 0) continue;  // unassigned index
+    for (auto& ch : n) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    s.emplace_back("engine_" + n, r.counters[i]);
+  }
+  s.emplace_back("arfs_steer_calls", r.runtime.steer_c);
+  s.emplace_back("arfs_adds", r.runtime.add);
+  s.emplace_back("arfs_dels", r.runtime.del);
+  s.emplace_back("arfs_delete_errors", r.delete_errors);
+  s.emplace_back("arfs_service_runs", r.syncs);
+  static const char* const active[] = {"arfs_active_tcpv4", "arfs_active_udpv4", "arfs_active_tcpv6",
+                                       "arfs_active_udpv6"};  // driver::FlowType order
+  for (int t = 0; t < driver::kFlowTypeCount; ++t) s.emplace_back(active[t], uint64_t(std::max(0, r.active_fltr_cnt[t])));
+  return s;
+}
+
+}  // namespace
+
+void print_filters_ethtool(std::ostream& os, const DeviceReport& r) {
+  os << r.queue_packets.size() << " RX rings available\n";
+  os << "Total " << r.filters.size() << " rules\n\n";
+  for (const auto& f : r.filters) {
+    os << "Filter: " << f.id << "\n";
+    os << "\tRule Type: " << ethtool_rule_type(f.tuple) << "\n";
+    const char* zero = f.tuple.family == 6 ? "::" : "0.0.0.0";
+    os << "\tSrc IP addr: " << ip_to_string(f.tuple, true) << " mask: " << zero << "\n";
+    os << "\tDest IP addr: " << ip_to_string(f.tuple, false) << " mask: " << zero << "\n";
+    os << "\tSrc port: " << f.tuple.sport << " mask: 0x0\n";
+    os << "\tDest port: " << f.tuple.dport << " mask: 0x0\n";
+    os << "\tAction: Direct to queue " << f.queue << "\n";
+    os << "\taRFS: " << driver::fltr_state_name(f.state) << ", flow_id " << f.flow_id << ", engine "
+       << (f.found ? "rx-" + std::to_string(f.engine_queue) + " id " + std::to_string(f.engine_id) : std::string("none"))
+       << "\n\n";
+  }
+}
+
+void print_stats_ethtool(std::ostream& os, const DeviceReport& r) {
+  os << "NIC statistics:\n";
+  for (const auto& [name, value] : stats_of(r)) os << "     " << name << ": " << value << "\n";
+}
+
+void print_knobs(std::ostream& os, const DeviceReport& r) {
+  for (const auto& [path, value] : r.knobs) os << path << " = " << value << "\n";
+}
+
+void write_listing_json(std::ostream& os, const DeviceReport& r, const std::string& what) {
+  nlohmann::ordered_json j;
+  if (what == "filters" || what == "report") {
+    nlohmann::ordered_json flt = nlohmann::ordered_json::array();
+    for (const auto& f : r.filters)
+      flt.push_back({{"id", f.id},
+                     {"flow_type", ethtool_rule_type(f.tuple)},
+                     {"src_ip", ip_to_string(f.tuple, true)},
+                     {"dst_ip", ip_to_string(f.tuple, false)},
+                     {"src_port", f.tuple.sport},
+                     {"dst_port", f.tuple.dport},
+                     {"action_queue", f.queue},
+                     {"state", driver::fltr_state_name(f.state)},
+                     {"flow_id", f.flow_id},
+                     {"in_engine", f.found}});
+    j["filters"] = flt;
+  }
+  if (what == "stats" || what == "report") {
+    nlohmann::ordered_json st;
+    for (const auto& [name, value] : stats_of(r)) st[name] = value;
+    j["stats"] = st;
+  }
+  if (what == "knobs" || what == "report") {
+    nlohmann::ordered_json kn;
+    for (const auto& [path, value] : r.knobs) kn[path] = value;
+    j["knobs"] = kn;
+  }
+  os << j.dump(2) << "\n";
+}
+
 void write_device_json(std::ostream& os, const DeviceReport& r) {
   nlohmann::ordered_json j;
   j["backend"] = r.backend;
@@ -339,7 +563,7 @@ void write_device_json(std::ostream& os, const DeviceReport& r) {
   j["counters"] = cnt;
   j["runtime"] = {{"steer_c", r.runtime.steer_c}, {"steer_l", r.runtime.steer_l}, {"add", r.runtime.add},
                   {"del", r.runtime.del},         {"syncs", r.syncs},              {"entries", r.runtime_entries},
-                  {"delete_errors", r.delete_errors}};
+                  {"delete_errors", r.delete_errors}, {"engine_resets", r.engine_resets}};
   j["queue_packets"] = r.queue_packets;
   j["cpu_packets"] = r.cpu_packets;
   j["frames"] = r.frames;
@@ -349,8 +573,13 @@ void write_device_json(std::ostream& os, const DeviceReport& r) {
   nlohmann::ordered_json flt = nlohmann::ordered_json::array();
   for (const auto& f : r.filters)
     flt.push_back({{"tuple", to_string(f.tuple)}, {"id", f.id}, {"queue", f.queue}, {"found", f.found},
-                   {"engine_id", f.engine_id}, {"engine_queue", f.engine_queue}});
+                   {"engine_id", f.engine_id}, {"engine_queue", f.engine_queue},
+                   {"state", driver::fltr_state_name(f.state)}, {"flow_id", f.flow_id}});
   j["filters"] = flt;
+  j["arfs_active"] = r.arfs_active;
+  nlohmann::ordered_json kn;
+  for (const auto& [path, value] : r.knobs) kn[path] = value;
+  j["knobs"] = kn;
   j["wall_s"] = r.wall_s;
   os << j.dump(2) << "\n";
 }

@@ -61,6 +61,14 @@ class EngineDriver : public EngineControl {
   // with one line, and the engine is left as it was.
   void configure(const EngineSetup& s);
 
+  // Ownership: configure() ends by writing a non-zero token to OWNER, which every reset or
+  // reload returns to 0. True when the engine no longer holds it (reset behind our back).
+  bool engine_was_reset() override;
+  // After a reset: configure() with the setup and every knob written since (rps_flow_cnt
+  // per queue, rps_sock_flow_entries, NTUPLE), as ice re-applies its configuration in
+  // ice_rebuild. CPU online state and the rmap are the runtime's (ice_set_cpu_rx_rmap).
+  void restore() override;
+
   // The kernel's knobs (spec 1.1), validated as the kernel's store paths do, plus the
   // engine's capacity from CAPS. Each throws KnobError and changes nothing on a refusal.
   //
@@ -72,11 +80,17 @@ class EngineDriver : public EngineControl {
   uint64_t set_rps_flow_cnt(uint32_t queue, uint64_t count);
   // sysctl net.core.rps_sock_flow_entries (rps_sock_flow_sysctl): 0 removes the table;
   // above 2^29 -EINVAL; else rounded up to a power of two, which the engine must hold
-  // (CAPS1.SOCK_LOG2, -ENOMEM). The same size keeps the table and its entries, a new size
-  // starts all RPS_NO_CPU; rps_cpu_mask is recomputed from nr_cpu_ids either way. CTRL.RPS
+  // (CAPS1.SOCK_LOG2, -ENOMEM). Every write, the same size included, resets all
+  // entries to RPS_NO_CPU; rps_cpu_mask is recomputed from nr_cpu_ids either way. CTRL.RPS
   // (the static key rps_needed) stays on: without a table get_rps_cpu finds no CPU, and
   // the engine may hold rps_maps this driver does not track. Returns the table size.
   uint64_t set_rps_sock_flow_entries(uint64_t entries);
+  // sysfs queues/rx-<queue>/rps_cpus (store_rps_map): the map holds the CPUs of `mask` that
+  // are online now (CPU_ONLINE), in CPU order; none: no map. A queue the device does not
+  // have: -ENOENT. The map goes to the pool at queue * nr_cpu_ids (SLVERR, a DeviceError,
+  // if the engine's pool is smaller). Returns the map's CPUs (what sysfs reads back).
+  std::vector<uint16_t> set_rps_cpus(uint32_t queue, uint64_t mask);
+  const std::vector<uint16_t>& rps_cpus(uint32_t queue) const;  // as last written
   // rps_record_sock_flow from recvmsg on `cpu`: nothing for hash 0 or without a table;
   // the entry is written only if it differs (the kernel's READ_ONCE/WRITE_ONCE). A CPU
   // >= nr_cpu_ids cannot run recvmsg: -EINVAL. Returns true if the entry was written.
@@ -87,21 +101,30 @@ class EngineDriver : public EngineControl {
   // The backlog of `cpu` processed in full: head advanced to the tail. Returns the skbs.
   uint32_t process_backlog(uint32_t cpu);
   // ethtool -K ntuple off: NTUPLE bit off, then every filter cleared (ice_vsi_manage_fdir).
-  void set_ntuple(bool on);
+  void set_ntuple(bool on) override;
   // Every filter deleted and every pending event dropped: a runtime starting with an empty
   // entry list starts with an empty table (ice_init_arfs on a fresh VSI).
-  void clear_filters();
+  void clear_filters() override;
+  // cpu_online of `cpu` (CPU_ONLINE bit); CPU >= nr_cpu_ids: -EINVAL.
+  void set_cpu_online(uint32_t cpu, bool on) override;
+  // rx_cpu_rmap near[cpu].index = queue (RMAP); CPU >= nr_cpu_ids or queue >=
+  // num_rx_queues: -EINVAL.
+  void set_rmap(uint32_t cpu, uint16_t queue) override;
 
   uint64_t counter(uint32_t index);                         // 64-bit CNT_LO/CNT_HI pair
   uint32_t head(uint32_t cpu);  // reads HEAD
+  // The head as this driver last moved or read it (none: not touched since configure).
+  std::optional<uint32_t> processed_head(uint32_t cpu) const {
+    return cpu < head_shadow_.size() ? head_shadow_[cpu] : std::nullopt;
+  }
   uint32_t tail(uint32_t cpu);
   std::optional<engine::FilterHit> filter_lookup(const FlowTuple& t);  // FLT LOOKUP
   uint32_t filter_count();                                              // FLT_COUNT
   uint64_t rps_flow_cnt(uint32_t queue);  // table size of a queue (0: none)
   uint64_t rps_sock_flow_entries() const { return sock_size_; }
   uint32_t rps_cpu_mask() const { return rps_cpu_mask_; }
-  uint32_t nr_cpu_ids() const { return nr_cpu_ids_; }
-  uint32_t num_rx_queues() const { return num_rx_queues_; }
+  uint32_t nr_cpu_ids() const override { return nr_cpu_ids_; }
+  uint32_t num_rx_queues() const override { return num_rx_queues_; }
   const EngineCapsRead& caps() const { return caps_; }
 
   // EngineControl
@@ -109,6 +132,9 @@ class EngineDriver : public EngineControl {
   bool rps_may_expire_flow(uint16_t rxq, uint32_t flow_id, uint16_t filter_id) override;
   engine::FilterErr filter_delete(uint32_t id) override;
   uint64_t steer_calls() override;
+  // ERR_STATUS.CMD_BUSY (a command written while its block was busy was ignored): cleared,
+  // then DeviceError with one line.
+  void check_errors() override;
 
  private:
   uint32_t wait_done(uint32_t status_addr, uint32_t done_mask, const char* what);
@@ -119,6 +145,7 @@ class EngineDriver : public EngineControl {
   void check_cpu(uint32_t cpu, const char* what) const;
   uint32_t known_head(uint32_t cpu);
   void write_sock_cfg(uint64_t size, unsigned log2);
+  void write_rps_map(uint32_t queue, const std::vector<uint16_t>& cpus);
 
   bus::RegisterBus& bus_;
   EngineCapsRead caps_{};
@@ -132,6 +159,13 @@ class EngineDriver : public EngineControl {
   // writes HEAD_ADD; read once, then kept (the backlog is then one TAIL read).
   std::vector<std::optional<uint32_t>> head_shadow_;
   bool sock_shadow_valid_ = false;
+  // What restore() re-applies.
+  EngineSetup setup_;
+  bool configured_ = false;
+  std::vector<uint64_t> flow_cnt_;  // per queue, as last written (sysfs value)
+  uint64_t sock_entries_ = 0;       // as last written (sysctl value)
+  std::vector<std::vector<uint16_t>> rps_maps_;  // per queue, as last written
+  uint32_t owner_ = 0;
 };
 
 }  // namespace flowsteer::driver

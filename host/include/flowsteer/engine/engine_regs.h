@@ -30,6 +30,9 @@ class EngineRegisterFile : public bus::RegisterBus {
   // The frame stream: nullopt while CTRL.ENABLE is 0 (the RTL holds tready low).
   std::optional<OutputRecord> packet(const uint8_t* frame, size_t len);
 
+  // The engine's reset (or a reload): every register and table back to its reset state.
+  void reset();
+
   EngineModel& model() { return model_; }
   const EngineCaps& caps() const { return caps_; }
 

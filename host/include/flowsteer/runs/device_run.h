@@ -6,6 +6,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "flowsteer/device/engine_port.h"
@@ -14,6 +15,17 @@
 #include "flowsteer/engine/engine_model.h"
 
 namespace flowsteer::runs {
+
+// A knob changed while traffic runs (ethtool -K ntuple, CPU hot-plug, sysfs/sysctl), or a
+// fault: the engine reset behind the runtime's back (kEngineReset, detected and rebuilt at
+// the start of the next millisecond, before its frames).
+struct KnobChange {
+  enum class Kind : uint8_t { kNtuple, kCpuOnline, kRpsFlowCnt, kSockFlowEntries, kEngineReset, kRpsCpus };
+  uint64_t at_ms = 0;  // applied after the work of this millisecond
+  Kind kind = Kind::kNtuple;
+  uint32_t index = 0;  // CPU (kCpuOnline) or RX queue (kRpsFlowCnt, kRpsCpus)
+  uint64_t value = 0;  // on/off, rps_flow_cnt, rps_sock_flow_entries, rps_cpus mask
+};
 
 struct DeviceWorkload {
   uint32_t flows = 1000;          // synthetic flows (backends with a frame port)
@@ -32,6 +44,9 @@ struct DeviceWorkload {
   // Called once the engine is configured (now 0) and after each millisecond with work:
   // virtual time, its end and the frames sent so far (progress display; may be empty).
   std::function<void(uint64_t now_ms, uint64_t end_ms, uint64_t frames)> progress;
+  // Applied in order (frame-port backends); a CPU going offline moves its apps to the next
+  // online CPU, where they record their flows again (recvmsg after the migration).
+  std::vector<KnobChange> changes;
 };
 
 // A filter the runtime lists, read back from the engine with FLT LOOKUP of its tuple.
@@ -42,9 +57,26 @@ struct FilterRow {
   bool found = false;       // the engine's answer
   uint32_t engine_id = 0;
   uint16_t engine_queue = 0;
+  driver::FltrState state = driver::FltrState::kInactive;  // the runtime's entry state
+  uint32_t flow_id = 0;
   bool operator==(const FilterRow& o) const {
     return tuple == o.tuple && id == o.id && queue == o.queue && found == o.found &&
-           engine_id == o.engine_id && engine_queue == o.engine_queue;
+           engine_id == o.engine_id && engine_queue == o.engine_queue && state == o.state &&
+           flow_id == o.flow_id;
+  }
+};
+
+// The runtime and the engine right after a knob change.
+struct ChangeSnapshot {
+  uint64_t at_ms = 0;
+  bool arfs_active = false;
+  size_t runtime_entries = 0;
+  uint32_t filter_count = 0;
+  uint64_t steer_c = 0;
+  size_t removed = 0;  // filters the change made the runtime delete
+  bool operator==(const ChangeSnapshot& o) const {
+    return at_ms == o.at_ms && arfs_active == o.arfs_active && runtime_entries == o.runtime_entries &&
+           filter_count == o.filter_count && steer_c == o.steer_c && removed == o.removed;
   }
 };
 
@@ -59,10 +91,16 @@ struct DeviceReport {
   uint64_t syncs = 0;
   uint64_t sock_writes = 0;              // rps_record_sock_flow stores that changed an entry
   uint64_t delete_errors = 0;            // runtime deletes the engine refused
+  uint64_t engine_resets = 0;            // resets the runtime detected and rebuilt after
   uint64_t register_accesses = 0;
   size_t runtime_entries = 0;
   uint32_t filter_count = 0;             // FLT_COUNT at the end
   std::vector<FilterRow> filters;        // every runtime entry, bucket order
+  int32_t active_fltr_cnt[driver::kFlowTypeCount] = {0, 0, 0, 0};  // by driver::FlowType
+  bool arfs_active = false;               // ice_is_arfs_active at the end
+  std::vector<ChangeSnapshot> changes;    // one per workload change
+  // The knobs at the end, as the kernel's files name them (path, value).
+  std::vector<std::pair<std::string, std::string>> knobs;
   double wall_s = 0;
 };
 
@@ -91,5 +129,15 @@ std::string first_difference(const DeviceReport& a, const DeviceReport& b);
 std::string counter_name(uint32_t index);
 void print_device_report(std::ostream& os, const DeviceReport& r);
 void write_device_json(std::ostream& os, const DeviceReport& r);
+
+// The listings kernel engineers know (flowsteer device --show):
+// the runtime's filters as `ethtool -n` prints ntuple rules (id, flow type, addresses,
+// ports, action = queue; then the aRFS state), per-queue and per-CPU statistics as
+// `ethtool -S` does, and the knobs as sysfs/sysctl paths with their values.
+void print_filters_ethtool(std::ostream& os, const DeviceReport& r);
+void print_stats_ethtool(std::ostream& os, const DeviceReport& r);
+void print_knobs(std::ostream& os, const DeviceReport& r);
+// The same as JSON ("filters", "stats", "knobs"): one of them, or all for "report".
+void write_listing_json(std::ostream& os, const DeviceReport& r, const std::string& what);
 
 }  // namespace flowsteer::runs
