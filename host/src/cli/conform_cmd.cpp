@@ -73,15 +73,15 @@ int run_port_conform(const ConformArgs& a, device::EnginePort& dut, const engine
   driver::EngineDriver dd(dut.bus()), rd(ref->bus());
   dd.configure(setup);
   rd.configure(setup);
-  fs_tb::FrameGen gen(a.seed);
-  std::vector<fs_tb::Frame> recent;
+  sim::common::FrameGen gen(a.seed);
+  std::vector<sim::common::Frame> recent;
   std::vector<engine::OutputRecord> got, want;
   uint64_t checked = 0;
   const uint32_t kBatch = 256;
   while (checked < a.packets) {
     const uint64_t n = std::min<uint64_t>(kBatch, a.packets - checked);
     for (uint64_t i = 0; i < n; ++i) {
-      fs_tb::Frame f;
+      sim::common::Frame f;
       if (!recent.empty() && gen.chance(50)) f = recent[gen.r(uint32_t(recent.size()))];
       else f = gen.frame();
       if (f.empty()) f.push_back(0);  // fs_mm2s cannot carry an empty frame (LEN 0 ends its list)
