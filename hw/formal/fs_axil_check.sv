@@ -145,13 +145,20 @@ always_ff @(posedge clk) begin
         if (bvalid) p_b_req: assert (aw_n_reg != '0 && w_n_reg != '0);
         if (rvalid) p_r_req: assert (ar_n_reg != '0);
         p_inflight: assert (aw_n_reg < 3'd3 && w_n_reg < 3'd3 && ar_n_reg < 3'd3);
-        if (DECODE != 0 && bvalid && !aw_q_reg[0]) p_b_slverr: assert (bresp == RESP_SLVERR);
-        if (DECODE != 0 && EXACT_WR != 0 && bvalid && aw_q_reg[0]) p_b_okay: assert (bresp == RESP_OKAY);
-        if (DECODE != 0 && rvalid) p_r_decode: assert ((rresp == RESP_SLVERR) == !ar_q_reg[0]);
         c_b_slverr: cover (b_hs && bresp == RESP_SLVERR);
         c_r_slverr: cover (r_hs && rresp == RESP_SLVERR);
         c_r_okay: cover (r_hs && rresp == RESP_OKAY);
         c_b_okay: cover (b_hs && bresp == RESP_OKAY);
+    end
+end
+
+if (DECODE != 0) begin : g_decode
+    always_ff @(posedge clk) begin
+        if (armed_reg && !rst) begin
+            if (bvalid && !aw_q_reg[0]) p_b_slverr: assert (bresp == RESP_SLVERR);
+            if (EXACT_WR != 0 && bvalid && aw_q_reg[0]) p_b_okay: assert (bresp == RESP_OKAY);
+            if (rvalid) p_r_decode: assert ((rresp == RESP_SLVERR) == !ar_q_reg[0]);
+        end
     end
 end
 
