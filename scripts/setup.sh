@@ -5,7 +5,7 @@ PKGS=(
   build-essential cmake ninja-build pkg-config python3
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libpcap-dev
-  verilator libsystemc-dev iverilog yosys
+  verilator libsystemc-dev iverilog yosys z3
   libxrt-dev uuid-dev
   gnuplot-nox libclang-rt-14-dev clang-format
 )

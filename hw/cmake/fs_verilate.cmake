@@ -6,12 +6,24 @@
 set(FS_VERILATOR_ARGS -Wall --x-assign unique --x-initial unique CACHE STRING
     "Verilator arguments of every engine model")
 option(FS_MODEL_TRACE "FST tracing compiled into the engine models (switched on at run time)" ON)
+option(FS_MODEL_FORMAL "the `ifdef FORMAL properties (hw/formal) checked in every engine model" ON)
 get_filename_component(FS_ROOT ${CMAKE_CURRENT_LIST_DIR}/../.. ABSOLUTE)
 set(FS_RTL_SEARCH ${FS_ROOT}/hw/rtl:${FS_ROOT}/hw/alveo:${FS_ROOT}/testbench/rtl)
+# the models also find the property checkers the RTL instantiates under FORMAL
+set(FS_MODEL_SEARCH ${FS_RTL_SEARCH})
+set(FS_MODEL_ARGS)
+if(FS_MODEL_FORMAL)
+  set(FS_MODEL_SEARCH ${FS_RTL_SEARCH}:${FS_ROOT}/hw/formal)
+  set(FS_MODEL_ARGS --assert -DFORMAL)   # a failed property aborts the simulation
+endif()
 
-# fs_rtl_sources(<out> <top>): the files of <top> and of every module below it.
+# fs_rtl_sources(<out> <top> [<search path>]): the files of <top> and of every module below it.
 function(fs_rtl_sources out top)
-  execute_process(COMMAND ${Python3_EXECUTABLE} ${FS_ROOT}/scripts/rtl-deps.py ${FS_RTL_SEARCH} ${top}
+  set(_search ${FS_RTL_SEARCH})
+  if(ARGC GREATER 2)
+    set(_search ${ARGV2})
+  endif()
+  execute_process(COMMAND ${Python3_EXECUTABLE} ${FS_ROOT}/scripts/rtl-deps.py ${_search} ${top}
     OUTPUT_VARIABLE _files OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rc)
   if(NOT _rc EQUAL 0 OR _files STREQUAL "")
     message(FATAL_ERROR "scripts/rtl-deps.py: no RTL for module ${top}")
@@ -51,17 +63,25 @@ function(_fs_define_params target scope prefix)
   endforeach()
 endfunction()
 
-# fs_verilate(<lib> TOP <module> [SET <set>] [SYSTEMC] [TRACE]): a Verilated model of <module>
+# fs_verilate(<lib> TOP <module> [SET <set>] [SYSTEMC] [TRACE] [NO_FORMAL]): a Verilated model of <module>
 # at parameter set <set> as a static library (the Verilator runtime compiled once per model);
-# TRACE compiles FST tracing in (when FS_MODEL_TRACE is on), switched on at run time.
+# TRACE compiles FST tracing in (when FS_MODEL_TRACE is on), switched on at run time;
+# FS_MODEL_FORMAL compiles the FORMAL properties in as assertions (assumptions included),
+# except for a model marked NO_FORMAL (its bench breaks an input rule; say why there).
 # Its users see the parameters as definitions <LIB>_<NAME> (e.g. VFS_ENGINE_TOP_CPU_LOG2) and
 # FS_MODEL_HAS_TRACE.
 function(fs_verilate lib)
-  cmake_parse_arguments(A "SYSTEMC;TRACE" "TOP;SET" "" ${ARGN})
+  cmake_parse_arguments(A "SYSTEMC;TRACE;NO_FORMAL" "TOP;SET" "" ${ARGN})
   if(NOT A_SET)
     set(A_SET default)
   endif()
-  fs_rtl_sources(_src ${A_TOP})
+  set(_fsearch ${FS_MODEL_SEARCH})
+  set(_fargs ${FS_MODEL_ARGS})
+  if(A_NO_FORMAL)
+    set(_fsearch ${FS_RTL_SEARCH})
+    set(_fargs)
+  endif()
+  fs_rtl_sources(_src ${A_TOP} ${_fsearch})
   fs_rtl_params(_params ${A_TOP} ${A_SET})
   set(_kind)
   set(_trace)
@@ -74,7 +94,7 @@ function(fs_verilate lib)
   add_library(${lib} STATIC)
   verilate(${lib} ${_kind} SOURCES ${_src} TOP_MODULE ${A_TOP} PREFIX V${lib}
     INCLUDE_DIRS ${FS_REGS_GEN_DIR} ${_trace} THREADS 1
-    VERILATOR_ARGS ${FS_VERILATOR_ARGS} ${_params} OPT_FAST -O2)
+    VERILATOR_ARGS ${FS_VERILATOR_ARGS} ${_fargs} ${_params} OPT_FAST -O2)
   target_compile_options(${lib} PRIVATE -w)   # generated code is not held to -Wall
   if(A_SYSTEMC)
     target_link_libraries(${lib} PUBLIC PkgConfig::SystemC)

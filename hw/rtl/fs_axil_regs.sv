@@ -341,6 +341,18 @@ fs_reg_sequencer #(
     .rfs_rsp_data1(rfs_rsp_data1)
 );
 
+`ifdef FORMAL
+// AXI4-Lite rules on the slave port (hw/formal); SLVERR exactly where the map decodes nothing
+// (the engine build also refuses some writes to decoded addresses: values it cannot hold)
+fs_axil_check #(.DECODE(1), .EXACT_WR(ENGINE == 0 ? 1 : 0), .ENGINE(ENGINE), .LUT_LOG2(LUT_LOG2),
+    .CPU_LOG2(CPU_LOG2), .QUEUE_LOG2(QUEUE_LOG2), .RPS_POOL_LOG2(RPS_POOL_LOG2)) f_axil (.clk(clk),
+    .rst(rst), .awaddr(s_axil_awaddr), .awvalid(s_axil_awvalid), .awready(s_axil_awready),
+    .wdata(s_axil_wdata), .wstrb(s_axil_wstrb), .wvalid(s_axil_wvalid), .wready(s_axil_wready),
+    .bresp(s_axil_bresp), .bvalid(s_axil_bvalid), .bready(s_axil_bready),
+    .araddr(s_axil_araddr), .arvalid(s_axil_arvalid), .arready(s_axil_arready),
+    .rdata(s_axil_rdata), .rresp(s_axil_rresp), .rvalid(s_axil_rvalid), .rready(s_axil_rready));
+`endif
+
 endmodule
 
 `resetall

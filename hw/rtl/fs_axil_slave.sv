@@ -123,6 +123,36 @@ assign s_axil_rresp = rresp_reg;
 // AXI protection bits carry no meaning
 wire unused_axil = &{1'b0, s_axil_awprot, s_axil_arprot};
 
+`ifdef FORMAL
+// AXI4-Lite rules on the slave port, under the register file's side of the tx/rsp protocol:
+// a transaction is taken only when held and no answer waits, and answered once, by its kind
+// (assumed here; asserted on fs_reg_file in every simulation of fs_axil_regs)
+fs_axil_check #(.DECODE(0)) f_axil (.clk(clk), .rst(rst),
+    .awaddr(s_axil_awaddr), .awvalid(s_axil_awvalid), .awready(s_axil_awready),
+    .wdata(s_axil_wdata), .wstrb(s_axil_wstrb), .wvalid(s_axil_wvalid), .wready(s_axil_wready),
+    .bresp(s_axil_bresp), .bvalid(s_axil_bvalid), .bready(s_axil_bready),
+    .araddr(s_axil_araddr), .arvalid(s_axil_arvalid), .arready(s_axil_arready),
+    .rdata(s_axil_rdata), .rresp(s_axil_rresp), .rvalid(s_axil_rvalid), .rready(s_axil_rready));
+logic f_armed_reg = 1'b0, f_busy_reg = 1'b0, f_wr_reg = 1'b0;
+always_ff @(posedge clk) begin
+    if (tx_take) begin
+        f_busy_reg <= 1'b1;
+        f_wr_reg <= tx_wr;
+    end
+    if (rsp_valid) f_busy_reg <= 1'b0;
+    if (rst) begin
+        f_armed_reg <= 1'b1;
+        f_busy_reg <= 1'b0;
+    end
+end
+always_ff @(posedge clk) begin
+    if (f_armed_reg && !rst) begin
+        if (tx_take) p_take: assume (tx_valid && rsp_idle && !f_busy_reg);
+        if (rsp_valid) p_rsp: assume (f_busy_reg && rsp_wr == f_wr_reg);
+    end
+end
+`endif
+
 endmodule
 
 `resetall

@@ -836,6 +836,52 @@ wire unused_top = &{1'b0, ts_drv_data[TS_W-1 -: 48], ts_drv_data[65:0], unused_d
                     drv_busy, st_calls, st_errors, cfg_patched, cfg_ntuple, cfg_rmap,
                     cfg_slot_mask};
 
+`ifdef FORMAL
+// the engine's contracts (hw/formal): stream rules on the frame and record ports, AXI4-Lite
+// rules with SLVERR wherever the map decodes nothing, and conservation: a record only for an
+// accepted frame, and while frames are in flight and the record sink is ready, a record
+// leaves within F_PROGRESS clocks (a bounded form of "never stuck")
+localparam integer F_PROGRESS = 256;
+fs_axis_check #(.WIDTH(DATA_WIDTH + DATA_WIDTH / 8 + 1 + USER_WIDTH), .INPUT(1)) f_s (.clk(clk),
+    .rst(rst), .valid(s_axis_tvalid), .ready(s_axis_tready),
+    .data({s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tuser}));
+fs_axis_check #(.WIDTH(256), .INPUT(0)) f_m (.clk(clk), .rst(rst), .valid(m_axis_rec_tvalid),
+    .ready(m_axis_rec_tready), .data(m_axis_rec_tdata));
+fs_axil_check #(.DECODE(1), .EXACT_WR(0), .ENGINE(1), .LUT_LOG2(LUT_LOG2), .CPU_LOG2(CPU_LOG2),
+    .QUEUE_LOG2(QUEUE_LOG2), .RPS_POOL_LOG2(RPS_POOL_LOG2)) f_axil (.clk(clk), .rst(rst),
+    .awaddr(s_axil_awaddr), .awvalid(s_axil_awvalid), .awready(s_axil_awready),
+    .wdata(s_axil_wdata), .wstrb(s_axil_wstrb), .wvalid(s_axil_wvalid), .wready(s_axil_wready),
+    .bresp(s_axil_bresp), .bvalid(s_axil_bvalid), .bready(s_axil_bready),
+    .araddr(s_axil_araddr), .arvalid(s_axil_arvalid), .arready(s_axil_arready),
+    .rdata(s_axil_rdata), .rresp(s_axil_rresp), .rvalid(s_axil_rvalid), .rready(s_axil_rready));
+logic f_armed_reg = 1'b0;
+logic [31:0] f_inflight_reg = '0;      // frames accepted (tlast taken) minus records taken
+logic [8:0] f_quiet_reg = '0;          // clocks with frames in flight, sink ready, no record
+logic f_fin, f_rec;
+assign f_fin = s_axis_tvalid && s_axis_tready && s_axis_tlast;
+assign f_rec = m_axis_rec_tvalid && m_axis_rec_tready;
+always_ff @(posedge clk) begin
+    f_inflight_reg <= f_inflight_reg + 32'(f_fin) - 32'(f_rec);
+    if (f_inflight_reg != '0 && m_axis_rec_tready && !m_axis_rec_tvalid) begin
+        if (f_quiet_reg != '1) f_quiet_reg <= f_quiet_reg + 9'd1;
+    end else begin
+        f_quiet_reg <= '0;
+    end
+    if (rst) begin
+        f_armed_reg <= 1'b1;
+        f_inflight_reg <= '0;
+        f_quiet_reg <= '0;
+    end
+end
+always_ff @(posedge clk) begin
+    if (f_armed_reg && !rst) begin
+        if (m_axis_rec_tvalid) p_rec_has_frame: assert (f_inflight_reg != '0);
+        p_progress: assert (32'(f_quiet_reg) < F_PROGRESS);
+        c_rec_stall: cover (m_axis_rec_tvalid && !m_axis_rec_tready);
+    end
+end
+`endif
+
 endmodule
 
 `resetall

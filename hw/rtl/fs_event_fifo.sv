@@ -109,6 +109,14 @@ assign s_evt_ready = (count_reg != DEPTH);
 assign m_evt_valid = out_valid_reg;
 assign count = count_reg;
 
+`ifdef FORMAL
+// stream rules on both ports (hw/formal)
+fs_axis_check #(.WIDTH(DATA_WIDTH), .INPUT(1)) f_s (.clk(clk), .rst(rst), .valid(s_evt_valid),
+    .ready(s_evt_ready), .data(s_evt_data));
+fs_axis_check #(.WIDTH(DATA_WIDTH), .INPUT(0)) f_m (.clk(clk), .rst(rst), .valid(m_evt_valid),
+    .ready(m_evt_ready), .data(m_evt_data));
+`endif
+
 endmodule
 
 `resetall

@@ -502,6 +502,18 @@ assign rsp_queue = rsp_queue_reg;
 assign busy = (state_reg != S_IDLE);
 assign count = count_reg;
 
+`ifdef FORMAL
+// stream rules on the lookup ports and the command input (hw/formal)
+fs_axis_check #(.WIDTH(1 + 8 + 256 + 32 + USER_WIDTH), .INPUT(1)) f_s (.clk(clk), .rst(rst),
+    .valid(s_lookup_valid), .ready(s_lookup_ready),
+    .data({s_lookup_ipv6, s_lookup_proto, s_lookup_src, s_lookup_dst, s_lookup_sport, s_lookup_dport, s_lookup_user}));
+fs_axis_check #(.WIDTH(1 + ID_WIDTH + QUEUE_WIDTH + USER_WIDTH), .INPUT(0)) f_m (.clk(clk), .rst(rst),
+    .valid(m_lookup_valid), .ready(m_lookup_ready), .data({m_lookup_hit, m_lookup_id, m_lookup_queue, m_lookup_user}));
+fs_axis_check #(.WIDTH(4 + 1 + 8 + 256 + 32 + ID_WIDTH + QUEUE_WIDTH), .INPUT(1)) f_cmd (.clk(clk), .rst(rst),
+    .valid(s_cmd_valid), .ready(s_cmd_ready),
+    .data({s_cmd_op, s_cmd_ipv6, s_cmd_proto, s_cmd_src, s_cmd_dst, s_cmd_sport, s_cmd_dport, s_cmd_id, s_cmd_queue}));
+`endif
+
 endmodule
 
 `resetall

@@ -217,6 +217,15 @@ assign m_hash_user = user_reg[USER_WIDTH*(LATENCY-1) +: USER_WIDTH];
 wire unused_hash = &{1'b0, ja_reg[32*9 +: 32], jb_reg[32*9 +: 32], j_p0[31:16], j_p1[31:16],
                      mode_reg[2*(LATENCY-1) +: 2]};
 
+`ifdef FORMAL
+// stream rules on both ports (hw/formal)
+fs_axis_check #(.WIDTH(2 + 128 + 128 + 32 + USER_WIDTH), .INPUT(1)) f_s (.clk(clk), .rst(rst),
+    .valid(s_tuple_valid), .ready(s_tuple_ready),
+    .data({s_tuple_ipv6, s_tuple_ports, s_tuple_src, s_tuple_dst, s_tuple_sport, s_tuple_dport, s_tuple_user}));
+fs_axis_check #(.WIDTH(32 + USER_WIDTH), .INPUT(0)) f_m (.clk(clk), .rst(rst), .valid(m_hash_valid),
+    .ready(m_hash_ready), .data({m_hash, m_hash_user}));
+`endif
+
 endmodule
 
 `resetall

@@ -492,6 +492,16 @@ wire unused_parser = &{1'b0, st_win_reg[8*WIN*3 +: 8*WIN], st_off_reg[13*3 +: 13
 `undef FS_BYTE
 `undef FS_IPH
 
+`ifdef FORMAL
+// stream rules on both ports (hw/formal)
+fs_axis_check #(.WIDTH(DATA_WIDTH + KEEP_WIDTH + 1 + USER_WIDTH), .INPUT(1)) f_s (.clk(clk), .rst(rst),
+    .valid(s_axis_tvalid), .ready(s_axis_tready), .data({s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tuser}));
+fs_axis_check #(.WIDTH(4 + 2 + 8 + 256 + 32 + 2 + 16 + 16 + USER_WIDTH), .INPUT(0)) f_m (.clk(clk), .rst(rst),
+    .valid(m_rec_valid), .ready(m_rec_ready),
+    .data({m_rec_class, m_rec_ipv6, m_rec_ports, m_rec_proto, m_rec_src, m_rec_dst, m_rec_sport, m_rec_dport,
+           m_rec_vlan_tags, m_rec_l3_offset, m_rec_l4_offset, m_rec_len, m_rec_user}));
+`endif
+
 endmodule
 
 `resetall

@@ -98,6 +98,14 @@ assign m_lut_valid = valid_reg;
 assign m_lut_hash = hash_reg;
 assign m_lut_user = user_reg;
 
+`ifdef FORMAL
+// stream rules on both ports (hw/formal)
+fs_axis_check #(.WIDTH(32 + USER_WIDTH), .INPUT(1)) f_s (.clk(clk), .rst(rst), .valid(s_lut_valid),
+    .ready(s_lut_ready), .data({s_lut_hash, s_lut_user}));
+fs_axis_check #(.WIDTH(QUEUE_WIDTH + 32 + USER_WIDTH), .INPUT(0)) f_m (.clk(clk), .rst(rst),
+    .valid(m_lut_valid), .ready(m_lut_ready), .data({m_lut_queue, m_lut_hash, m_lut_user}));
+`endif
+
 endmodule
 
 `resetall

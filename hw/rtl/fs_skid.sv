@@ -52,6 +52,11 @@ assign s_ready = !skid_valid_reg;
 assign m_valid = m_valid_reg;
 assign m_data = m_data_reg;
 
+`ifdef FORMAL
+fs_axis_check #(.WIDTH(WIDTH), .INPUT(1)) f_s (.clk(clk), .rst(rst), .valid(s_valid), .ready(s_ready), .data(s_data));
+fs_axis_check #(.WIDTH(WIDTH), .INPUT(0)) f_m (.clk(clk), .rst(rst), .valid(m_valid), .ready(m_ready), .data(m_data));
+`endif
+
 endmodule
 
 `resetall

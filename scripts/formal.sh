@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Formal checks of the engine's stream and bus contracts (the `ifdef FORMAL properties of
+# hw/rtl and the checkers in hw/formal): per job, Yosys builds SMT2 at the module's parameter
+# set (hw/params.json through scripts/rtl-params.py), yosys-smtbmc with z3 runs a bounded model
+# check, k-induction where the job asks for it, and the covers. Prints one row per property:
+# proved / bounded to depth N / FAILED (with the counterexample VCD) / cover reached / UNREACHED.
+# Usage: scripts/formal.sh [--out DIR] [--extra N] [--deep] [--list] [job ...]   (no job: the CI set)
+# --extra N: N more BMC steps than the job's depth; --deep: also the deep jobs (not in CI:
+# z3 does not finish them in minutes); --list: the job names (with --deep first: all).
+# Exit 0 when nothing failed, 1 on a failed assertion or an unreached cover, 2 on bad usage.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="$ROOT/build/formal"
+EXTRA=0
+DEEP=0
+LIST=0
+WANT=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) OUT="${2:?--out needs a directory}"; shift 2 ;;
+    --extra) EXTRA="${2:?--extra needs a number}"; shift 2 ;;
+    --deep) DEEP=1; shift ;;
+    --list) LIST=1; shift ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -*) echo "formal: unknown option $1" >&2; exit 2 ;;
+    *) WANT+=("$1"); shift ;;
+  esac
+done
+[[ "$EXTRA" =~ ^[0-9]+$ ]] || { echo "formal: --extra needs a number, got '$EXTRA'" >&2; exit 2; }
+
+# Jobs: name  top  parameter-set  BMC-depth  induction-depth(0: none)  deep(1: only --deep)
+# A BMC depth is the block's latency (hw/README.md) + its longest command + 16 clocks; the
+# induction depth is tried first (with its base case) and the BMC runs only where it fails.
+JOBS=(
+  "skid          fs_skid          minimum   17  4   0"
+  "event_fifo    fs_event_fifo    minimum   18  4   0"
+  "rss_lut       fs_rss_lut       minimum   17  4   0"
+  "hash          fs_hash          minimum   28  4   0"
+  "axil_slave    fs_axil_slave    default   18  0   0"
+  "axil_regs     fs_axil_regs     minimum   28  0   1"
+  "parser        fs_parser        minimum   23  4   1"
+  "filter_table  fs_filter_table  minimum   28  4   1"
+)
+
+for t in yosys yosys-smtbmc z3; do
+  command -v "$t" >/dev/null || { echo "formal: $t not found (scripts/setup.sh installs it)" >&2; exit 2; }
+done
+if [ "$LIST" -eq 1 ]; then
+  printf '%s\n' "${JOBS[@]}" | awk '$6 == 0 || deep {print $1}' deep="$DEEP"
+  exit 0
+fi
+known=" $(printf '%s\n' "${JOBS[@]}" | awk '{printf "%s ", $1}')"
+for w in "${WANT[@]}"; do
+  [[ "$known" == *" $w "* ]] || { echo "formal: no job '$w' (jobs:$known)" >&2; exit 2; }
+done
+
+mkdir -p "$OUT"
+# jobs may run in parallel into one --out: each writes the header whole, then renames it
+python3 "$ROOT/scripts/gen_regs.py" "$ROOT/hw/regs/flowsteer_regs.json" --vh "$OUT/flowsteer_regs.vh.$$"
+mv -f "$OUT/flowsteer_regs.vh.$$" "$OUT/flowsteer_regs.vh"
+SEARCH="$ROOT/hw/rtl:$ROOT/hw/formal"
+
+rc=0
+rows=()
+# row JOB PROPERTY STATUS
+row() { rows+=("$(printf '%-14s %-34s %s' "$1" "$2" "$3")"); }
+
+for j in "${JOBS[@]}"; do
+  read -r name top set depth ind deep <<<"$j"
+  if [ ${#WANT[@]} -gt 0 ]; then
+    [[ " ${WANT[*]} " == *" $name "* ]] || continue
+  elif [ "$deep" -eq 1 ] && [ "$DEEP" -eq 0 ]; then
+    continue
+  fi
+  depth=$((depth + EXTRA))
+  d="$OUT/$name"
+  mkdir -p "$d"
+  params="$(python3 "$ROOT/scripts/rtl-params.py" "$top" "$set")" || exit 2
+  chp=""
+  for p in $params; do
+    kv="${p#-G}"
+    chp+="chparam -set ${kv%%=*} ${kv#*=} $top; "
+  done
+  # shellcheck disable=SC2046
+  files="$(python3 "$ROOT/scripts/rtl-deps.py" "$SEARCH" "$top")"
+  t0=$(date +%s)
+  # shellcheck disable=SC2086
+  if ! yosys -q -l "$d/yosys.log" -p "read_verilog -sv -formal -DFORMAL -I$OUT $files; $chp
+        prep -flatten -top $top; async2sync; dffunmap; write_smt2 -wires $d/$top.smt2" >/dev/null 2>&1; then
+    echo "formal: $name: yosys failed (see $d/yosys.log)" >&2
+    row "$name" "(build)" "FAILED: yosys, $d/yosys.log"
+    rc=1
+    continue
+  fi
+  mapfile -t asserts < <(sed -n 's/^; yosys-smt2-assert [0-9]* \([^ ]*\).*/\1/p' "$d/$top.smt2")
+  mapfile -t covers < <(sed -n 's/^; yosys-smt2-cover [0-9]* \([^ ]*\).*/\1/p' "$d/$top.smt2")
+
+  # k-induction first (its base case is a BMC to k); where it does not close, BMC to the depth
+  status=""
+  failed=""
+  step=0
+  bmc() {  # bmc DEPTH: 0 when every assertion holds for DEPTH steps; sets failed/step
+    if yosys-smtbmc -s z3 --presat -t "$1" --dump-vcd "$d/bmc.vcd" "$d/$top.smt2" >"$d/bmc.log" 2>&1; then
+      return 0
+    fi
+    failed="$(sed -n 's/.*Assert failed in [^:]*: [^ ]* (\([^)]*\)).*/\1/p; s/.*Assert failed in [^:]*: \([^ ]*\)$/\1/p' "$d/bmc.log" | head -1)"
+    step="$(sed -n 's/.*Checking assertions in step \([0-9]*\).*/\1/p' "$d/bmc.log" | tail -1)"
+    [ -n "$failed" ] || failed="?"
+    return 1
+  }
+  if [ "$ind" -gt 0 ]; then
+    if bmc "$ind"; then
+      if yosys-smtbmc -s z3 -i -t "$ind" "$d/$top.smt2" >"$d/ind.log" 2>&1; then
+        status="proved (k-induction, k=$ind)"
+      fi
+    fi
+  fi
+  if [ -z "$status" ] && [ -z "$failed" ]; then
+    if bmc "$depth"; then
+      status="bounded to depth $depth"
+    fi
+  fi
+  if [ -n "$failed" ]; then
+    status="bounded to depth $((step > 0 ? step - 1 : 0))"
+    rc=1
+  fi
+  for a in "${asserts[@]}"; do
+    if [ -n "$failed" ] && [[ "$a" == *"$failed"* || "$failed" == *"$a"* ]]; then
+      row "$name" "$a" "FAILED at step $step: $d/bmc.vcd"
+    else
+      row "$name" "$a" "$status"
+    fi
+  done
+  if [ -n "$failed" ] && [ "$failed" = "?" ]; then
+    row "$name" "(bmc)" "FAILED: $d/bmc.log"
+  fi
+
+  # covers: each must be reached within the depth
+  if [ ${#covers[@]} -gt 0 ]; then
+    yosys-smtbmc -s z3 --presat -c -t "$depth" --dump-vcd "$d/cover.vcd" "$d/$top.smt2" >"$d/cover.log" 2>&1 || true
+    for c in "${covers[@]}"; do
+      s="$(awk -v c="$c" '/Reached cover statement/ && (index($0, " at " c " in step") || index($0, "(" c ")")) \
+             { sub(/.* in step /, ""); sub(/\./, ""); print; exit }' "$d/cover.log")"
+      if [ -n "$s" ]; then
+        row "$name" "$c" "cover reached in step $s"
+      else
+        row "$name" "$c" "UNREACHED within depth $depth: $d/cover.log"
+        rc=1
+      fi
+    done
+  fi
+  echo "formal: $name ($top, $set) done in $(( $(date +%s) - t0 )) s" >&2
+done
+
+printf '%-14s %-34s %s\n' "job" "property" "status"
+printf '%s\n' "${rows[@]}"
+exit $rc
