@@ -38,7 +38,7 @@ struct StimulusConfig {
   bool commands = true;         // register traffic between packets (off: throughput runs)
   double command_rate = 0.06;   // register commands per packet (Verilator harness)
   bool mode_changes = true;     // CTRL flips and hash-mode changes during the run
-  bool engine_toggles = false;  // also ENABLE off/on and NR_CPU_IDS / NUM_RX_QUEUES resizes
+  bool engine_toggles = true;   // also ENABLE off/on and NR_CPU_IDS / NUM_RX_QUEUES changes
   bool junk = true;             // malformed, truncated, non-IP, VLAN, fragment frames
   bool single_beat = false;     // only IPv4 TCP/UDP frames of <= 60 bytes (one 512-bit beat)
   bool uniform = false;         // 1024 flows picked uniformly, no planted hazards (implied by

@@ -272,7 +272,6 @@ SC_MODULE(EngineBench) {
     s.uniform = o.mix == "uniform";
     s.hash_mode = o.hash == "toeplitz" ? 0 : o.hash == "symxor" ? 1 : o.hash == "jhash" ? 2 : -1;
     s.patched = o.variant == "patched" ? 1 : o.variant == "original" ? 0 : -1;
-    s.engine_toggles = true;  // the RTL's ENABLE and size changes with frames in flight
     return s;
   }
 
