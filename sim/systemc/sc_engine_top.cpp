@@ -2,9 +2,10 @@
 // total-order contract in docs/engine-top.md) on its Verilated SystemC model, against the
 // golden model flowsteer::engine::EngineRegisterFile.
 //
-//   axil      SC_THREAD  AXI4-Lite master, one transaction outstanding: register transaction
-//                        groups from the stimulus (AW and W with independent random delays,
-//                        random BREADY/RREADY); notes every completed transaction in order
+//   axil      SC_THREAD  AXI4-Lite master, one transaction outstanding: the register bus of
+//                        the shared engine mix (sim/common/engine_stim.h), each access one
+//                        blocking handshake (AW and W with independent random delays, random
+//                        BREADY/RREADY); notes every completed transaction in order
 //   frames    SC_THREAD  AXI4-Stream frame source: 64-byte beats with random idle gaps,
 //                        tuser = frame number; notes every frame whose last beat was taken
 //   records   SC_THREAD  record sink with random back-pressure on m_axis_rec_tready
@@ -70,7 +71,16 @@ namespace eng = flowsteer::engine;
 namespace kern = flowsteer::kernel;
 namespace nic = flowsteer::nic;
 namespace regs = flowsteer::regs;
+namespace stim = flowsteer::sim::common;
 using flowsteer::bus::AxiResp;
+
+// one AXI4-Lite transaction and what the stimulus made it for
+struct RegOp {
+  bool write = false;
+  uint32_t offset = 0, data = 0;
+  uint8_t strb = 0xF;
+  stim::TxnKind kind = stim::TxnKind::kSetup;
+};
 
 constexpr int kDataWidth = VSC_ENGINE_TOP_DATA_WIDTH;
 constexpr size_t kBeatBytes = kDataWidth / 8;
@@ -82,7 +92,8 @@ constexpr uint32_t kFirstRtlCounter = 12, kLastRtlCounter = 14;
 eng::EngineCaps build_caps() { return FS_ENGINE_CAPS(VSC_ENGINE_TOP); }
 
 struct Options {
-  uint64_t packets = 20000, seed = 1, axil_delay = 2, max_mismatches = 1, ntuple = 1;
+  uint64_t packets = 20000, seed = 1, axil_delay = 2, max_mismatches = 1, ntuple = 1,
+           require_bins = 0;
   double gap = 0.2, ready = 0.75, txn_rate = -1, bready = 0.7;  // txn_rate < 0: by seed
   std::string trace, frames = "mixed", mix = "hazard", hash = "seed", variant = "seed";
 };
@@ -146,7 +157,7 @@ SC_MODULE(EngineBench) {
         dut("dut"),
 #endif
         opt_(o), rep_(rep), caps_(build_caps()), model_(caps_),
-        stim_(o.seed, caps_, stim_options(o)), rng_axil_(o.seed ^ 0xD1B54A32D192ED03ull),
+        bus_(*this), stim_(bus_, model_, caps_, stim_options(o)), rng_axil_(o.seed ^ 0xD1B54A32D192ED03ull),
         rng_frm_(o.seed ^ 0x8CB92BA72F3D8DD7ull), rng_rec_(o.seed ^ 0x5DEECE66Dull) {
     dut.clk(clk);
     dut.rst(rst);
@@ -188,9 +199,35 @@ SC_MODULE(EngineBench) {
   }
 
   bool passed() const { return done_ && rep_.error.empty() && rep_.mismatches == 0; }
-  const flowsteer::sim::systemc::EngineStim& stim() const { return stim_; }
+  const stim::EngineStim& stim() const { return stim_; }
   uint64_t transactions() const { return applied_; }
   uint64_t rtl_counter(uint32_t i) const { return rtl_cnt_[i - kFirstRtlCounter]; }
+
+  // The coverage bins with no hit, by name (paths, gates, actions, frame and transaction
+  // kinds, driver errnos, the in-flight hazards); empty when every bin was hit.
+  std::string empty_bins() const {
+    std::string s;
+    auto check = [&](const auto& hist, auto name, size_t n) {
+      for (size_t i = 0; i < n; ++i)
+        if (!hist[i]) s += std::string(" ") + name(i);
+    };
+    check(path_, [](size_t i) { return kern::path_name(kern::SetRpsCpuPath(i)); },
+          size_t(kern::kSetRpsCpuPathCount));
+    check(gate_, [](size_t i) { return kern::gate_row_name(kern::GateRow(i)); },
+          size_t(kern::kGateRowCount));
+    check(action_, [](size_t i) { return eng::steer_action_name(eng::SteerAction(i)); }, size_t(4));
+    check(frame_kind_, [](size_t i) { return stim::frame_kind_name(stim::FrameKind(i)); },
+          size_t(stim::FrameKind::kCount));
+    check(txn_kind_, [](size_t i) { return stim::txn_kind_name(stim::TxnKind(i)); },
+          size_t(stim::TxnKind::kCount));
+    static const char* const errnos[] = {"enospc", "ebusy", "eaddrinuse", "eprotonosupport"};
+    check(err_, [](size_t i) { return errnos[i]; }, size_t(4));
+    const std::array<uint64_t, 4> hz{hz_same_flow_, hz_collision_, hz_steer_same_, hz_txn_between_};
+    static const char* const hazards[] = {"same_flow_in_flight", "same_hash_other_tuple",
+                                          "steer_then_same_flow", "txn_between_packets"};
+    check(hz, [](size_t i) { return hazards[i]; }, size_t(4));
+    return s;
+  }
 
   void print_coverage() const {
     auto line = [](const char* what, const auto& hist, auto name, size_t n) {
@@ -207,11 +244,11 @@ SC_MODULE(EngineBench) {
     line("parse classes", cls_, [](size_t i) { return nic::parse_class_name(nic::ParseClass(i)); },
          size_t(nic::kParseClassCount));
     line("frames", frame_kind_,
-         [](size_t i) { return flowsteer::sim::systemc::frame_kind_name(flowsteer::sim::systemc::FrameKind(i)); },
-         size_t(flowsteer::sim::systemc::FrameKind::kCount));
+         [](size_t i) { return stim::frame_kind_name(stim::FrameKind(i)); },
+         size_t(stim::FrameKind::kCount));
     line("transactions", txn_kind_,
-         [](size_t i) { return flowsteer::sim::systemc::txn_kind_name(flowsteer::sim::systemc::TxnKind(i)); },
-         size_t(flowsteer::sim::systemc::TxnKind::kCount));
+         [](size_t i) { return stim::txn_kind_name(stim::TxnKind(i)); },
+         size_t(stim::TxnKind::kCount));
     std::printf("sc_engine_top: records: cpu_valid %llu filter_hit %llu hash_valid %llu\n",
                 (unsigned long long)n_cpu_, (unsigned long long)n_hit_,
                 (unsigned long long)n_hashed_);
@@ -226,9 +263,11 @@ SC_MODULE(EngineBench) {
   }
 
  private:
-  static flowsteer::sim::systemc::EngineStimOptions stim_options(const Options& o) {
-    flowsteer::sim::systemc::EngineStimOptions s;
-    s.small_frames = o.frames == "small";
+  static stim::StimulusConfig stim_options(const Options& o) {
+    stim::StimulusConfig s;
+    s.seed = o.seed;
+    s.single_beat = o.frames == "small";
+    s.junk = !s.single_beat;  // junk frames are of any length
     s.ntuple = o.ntuple != 0;
     s.uniform = o.mix == "uniform";
     s.hash_mode = o.hash == "toeplitz" ? 0 : o.hash == "symxor" ? 1 : o.hash == "jhash" ? 2 : -1;
@@ -236,106 +275,119 @@ SC_MODULE(EngineBench) {
     return s;
   }
 
+  // The stimulus's register bus: each access is one AXI4-Lite handshake run by the axil
+  // thread (wait() inside), so the stimulus can read back what it needs.
+  class AxilBus : public flowsteer::bus::RegisterBus {
+   public:
+    explicit AxilBus(EngineBench& b) : b_(b) {}
+    AxiResp read(uint32_t offset, uint32_t& value) override {
+      return b_.access(RegOp{false, offset, 0, 0, b_.stim_.kind()}, value);
+    }
+    AxiResp write(uint32_t offset, uint32_t value, uint8_t strb = 0xF) override {
+      uint32_t unused = 0;
+      return b_.access(RegOp{true, offset, value, strb, b_.stim_.kind()}, unused);
+    }
+    std::string describe() const override { return "SystemC AXI4-Lite master"; }
+
+   private:
+    EngineBench& b_;
+  };
+
   // ---------------------------------------------------------------- what the threads note
   struct Done {  // a completed AXI4-Lite transaction
-    flowsteer::sim::systemc::RegOp op;
+    RegOp op;
     uint32_t rdata = 0, resp = 0;
     uint64_t clock = 0;
   };
   struct SentFrame {
     std::vector<uint8_t> bytes;
     uint16_t user = 0;
-    flowsteer::sim::systemc::FrameKind kind = flowsteer::sim::systemc::FrameKind::kFlow;
+    stim::FrameKind kind = stim::FrameKind::kFlow;
     uint64_t accepted = 0;  // clock of the last beat
   };
 
   // ---------------------------------------------------------------- AXI4-Lite master
   void axil_driver() {
-    std::mt19937_64& rng = rng_axil_;
-    awvalid.write(false);
-    wvalid.write(false);
-    arvalid.write(false);
-    bready.write(false);
-    rready.write(false);
+    idle_axil();
     awprot.write(0);
     arprot.write(0);
     rst.write(true);
     for (int i = 0; i < 8; ++i) wait(clk.posedge_event());
     rst.write(false);
-    std::deque<flowsteer::sim::systemc::RegOp> group;
-    for (const auto& op : stim_.setup()) group.push_back(op);
-    size_t setup_left = group.size();
-    bool active = false, aw_done = false, w_done = false, finishing = false;
-    uint64_t aw_delay = 0, w_delay = 0;
-    flowsteer::sim::systemc::RegOp op;
-    for (;;) {
+    wait(clk.posedge_event());
+    stim_.setup();
+    setup_done_ = true;
+    while (!frames_done_) {
+      idle_axil();
       wait(clk.posedge_event());
-      const uint64_t cyc = cycle_;
-      if (active) {
-        if (op.write) {
-          if (awvalid.read() && awready.read()) aw_done = true;
-          if (wvalid.read() && wready.read()) w_done = true;
-          if (bvalid.read() && bready.read()) {
-            if (!aw_done || !w_done)
-              rep_.mismatch(event(), cyc, "AXI4-Lite protocol", "BVALID after the AW and W handshakes",
-                            "BVALID for the write of " + hex(op.offset) + " before " +
-                                (aw_done ? "W" : "AW"));
-            done_txns_.push_back({op, 0, bresp.read(), cyc});
-            active = false;
-          }
-        } else {
-          if (arvalid.read() && arready.read()) aw_done = true;
-          if (rvalid.read() && rready.read()) {
-            if (!aw_done)
-              rep_.mismatch(event(), cyc, "AXI4-Lite protocol", "RVALID after the AR handshake",
-                            "RVALID for the read of " + hex(op.offset) + " before AR");
-            done_txns_.push_back({op, rdata.read(), rresp.read(), cyc});
-            active = false;
-          }
-        }
-        if (!active) {
-          progress_ = true;
-          axil_busy_ = false;
-          if (setup_left && --setup_left == 0) setup_done_ = true;
-        }
-      }
-      if (!active) {
-        if (group.empty()) {
-          if (!setup_done_) {
-          } else if (!frames_done_) {
-            if (flowsteer::sim::systemc::chance(rng, opt_.txn_rate))
-              for (const auto& g : stim_.next_group(model_)) group.push_back(g);
-          } else if (!finishing) {
-            finishing = true;
-            for (const auto& g : stim_.finish()) group.push_back(g);
-          } else {
-            txns_done_ = true;
-          }
-        }
-        if (!group.empty()) {
-          op = group.front();
-          group.pop_front();
-          active = true;
-          axil_busy_ = true;
-          axil_op_ = op;
-          aw_done = w_done = false;
-          aw_delay = opt_.axil_delay ? rng() % (opt_.axil_delay + 1) : 0;
-          w_delay = opt_.axil_delay ? rng() % (opt_.axil_delay + 1) : 0;
-          awaddr.write(op.offset);
-          araddr.write(op.offset);
-          wdata.write(op.data);
-          wstrb.write(op.strb);
-        }
-      }
-      // valid stays up until its handshake (AXI rule); ready may come and go
-      const bool aw = active && !aw_done && (aw_delay == 0 || aw_delay-- == 1);
-      const bool w = active && op.write && !w_done && (w_delay == 0 || w_delay-- == 1);
+      if (!frames_done_ && flowsteer::sim::systemc::chance(rng_axil_, opt_.txn_rate)) stim_.commands();
+    }
+    stim_.finish();
+    idle_axil();
+    txns_done_ = true;
+  }
+  void idle_axil() {
+    awvalid.write(false);
+    wvalid.write(false);
+    arvalid.write(false);
+    bready.write(false);
+    rready.write(false);
+  }
+
+  // One transaction, from the clock it is issued to the one its response is taken: AW and W
+  // with independent random delays, valid up until its handshake (AXI rule), random
+  // BREADY/RREADY. Notes the transaction for the checker and returns what the RTL answered.
+  AxiResp access(const RegOp& op, uint32_t& value) {
+    std::mt19937_64& rng = rng_axil_;
+    axil_busy_ = true;
+    axil_op_ = op;
+    bool aw_done = false, w_done = false;
+    uint32_t resp = 0;
+    uint64_t aw_delay = opt_.axil_delay ? rng() % (opt_.axil_delay + 1) : 0;
+    uint64_t w_delay = opt_.axil_delay ? rng() % (opt_.axil_delay + 1) : 0;
+    awaddr.write(op.offset);
+    araddr.write(op.offset);
+    wdata.write(op.data);
+    wstrb.write(op.strb);
+    for (;;) {
+      const bool aw = !aw_done && (aw_delay == 0 || aw_delay-- == 1);
+      const bool w = op.write && !w_done && (w_delay == 0 || w_delay-- == 1);
       awvalid.write(aw && op.write);
       arvalid.write(aw && !op.write);
       wvalid.write(w);
-      bready.write(active && op.write && flowsteer::sim::systemc::chance(rng, opt_.bready));
-      rready.write(active && !op.write && flowsteer::sim::systemc::chance(rng, opt_.bready));
+      bready.write(op.write && flowsteer::sim::systemc::chance(rng, opt_.bready));
+      rready.write(!op.write && flowsteer::sim::systemc::chance(rng, opt_.bready));
+      wait(clk.posedge_event());
+      const uint64_t cyc = cycle_;
+      if (op.write) {
+        if (awvalid.read() && awready.read()) aw_done = true;
+        if (wvalid.read() && wready.read()) w_done = true;
+        if (bvalid.read() && bready.read()) {
+          if (!aw_done || !w_done)
+            rep_.mismatch(event(), cyc, "AXI4-Lite protocol", "BVALID after the AW and W handshakes",
+                          "BVALID for the write of " + hex(op.offset) + " before " +
+                              (aw_done ? "W" : "AW"));
+          resp = bresp.read();
+          done_txns_.push_back({op, 0, resp, cyc});
+          break;
+        }
+      } else {
+        if (arvalid.read() && arready.read()) aw_done = true;
+        if (rvalid.read() && rready.read()) {
+          if (!aw_done)
+            rep_.mismatch(event(), cyc, "AXI4-Lite protocol", "RVALID after the AR handshake",
+                          "RVALID for the read of " + hex(op.offset) + " before AR");
+          value = rdata.read();
+          resp = rresp.read();
+          done_txns_.push_back({op, value, resp, cyc});
+          break;
+        }
+      }
     }
+    progress_ = true;
+    axil_busy_ = false;
+    idle_axil();  // the next access, issued in this clock, drives over it
+    return resp == 0 ? AxiResp::kOkay : AxiResp::kSlvErr;
   }
 
   // ---------------------------------------------------------------- frame source
@@ -367,7 +419,7 @@ SC_MODULE(EngineBench) {
         }
       }
       if (!have && issued < opt_.packets) {
-        flowsteer::sim::systemc::StimFrame f = stim_.next_frame();
+        stim::StimFrame f = stim_.next_frame();
         cur = SentFrame{std::move(f.bytes), uint16_t(issued), f.kind, 0};
         ++issued;
         have = true;
@@ -472,7 +524,7 @@ SC_MODULE(EngineBench) {
               std::to_string(tready.read()) + ", m_axis_rec_tvalid " +
               std::to_string(rec_tvalid.read()) + ", AXI4-Lite " +
               (axil_busy_ ? std::string(axil_op_.write ? "write of " : "read of ") +
-                                hex(axil_op_.offset) + " (" + flowsteer::sim::systemc::txn_kind_name(axil_op_.kind) +
+                                hex(axil_op_.offset) + " (" + stim::txn_kind_name(axil_op_.kind) +
                                 ") unanswered"
                           : std::string("idle")));
   }
@@ -483,7 +535,7 @@ SC_MODULE(EngineBench) {
     if (applied_ == 0) return "none";
     return std::string(t.op.write ? "write " : "read ") + hex(t.op.offset) + " " +
            (t.op.write ? "data " + hex(t.op.data) : "-> " + hex(t.rdata)) + " " +
-           resp_name(t.resp) + " (" + flowsteer::sim::systemc::txn_kind_name(t.op.kind) + ")";
+           resp_name(t.resp) + " (" + stim::txn_kind_name(t.op.kind) + ")";
   }
 
   // Names the oldest frame without a record and what the model makes of it (the run is
@@ -493,7 +545,7 @@ SC_MODULE(EngineBench) {
     const SentFrame& f = sent_.front();
     const nic::ParsedFrame p = nic::parse_frame(f.bytes.data(), f.bytes.size());
     std::string s = "; oldest without a record: frame " + std::to_string(packets_) + ", " +
-                    std::to_string(f.bytes.size()) + "-byte " + flowsteer::sim::systemc::frame_kind_name(f.kind) +
+                    std::to_string(f.bytes.size()) + "-byte " + stim::frame_kind_name(f.kind) +
                     " " + nic::parse_class_name(p.cls) + " " + flowsteer::to_string(p.tuple) +
                     ", accepted at clock " + std::to_string(f.accepted);
     while (!done_txns_.empty() && rep_.error.empty()) apply_one();
@@ -532,7 +584,7 @@ SC_MODULE(EngineBench) {
     ++txn_kind_[size_t(t.op.kind)];
     const std::string where = std::string(t.op.write ? "write" : "read") + " of " +
                               hex(t.op.offset) + " (transaction " + std::to_string(applied_ - 1) +
-                              ", " + flowsteer::sim::systemc::txn_kind_name(t.op.kind) + ")";
+                              ", " + stim::txn_kind_name(t.op.kind) + ")";
     ++rep_.checked_cmds;
     if (t.resp != 0 && t.resp != 2) {
       fail(ev, t.clock, "response code of the " + where, "OKAY or SLVERR",
@@ -585,7 +637,7 @@ SC_MODULE(EngineBench) {
       fail(ev, a.clock,
                     "record of packet " + std::to_string(packets_) + " (" +
                         std::to_string(f.bytes.size()) + "-byte " +
-                        flowsteer::sim::systemc::frame_kind_name(f.kind) + " frame accepted at clock " +
+                        stim::frame_kind_name(f.kind) + " frame accepted at clock " +
                         std::to_string(f.accepted) + ", cmd_seq " + std::to_string(a.cmd_seq) +
                         "; the transaction before it: " + fmt_txn(last_txn_) + ")",
                     fmt_record(e), fmt_record(a));
@@ -609,8 +661,6 @@ SC_MODULE(EngineBench) {
       else if (er == EADDRINUSE) ++err_[2];
       else if (er == EPROTONOSUPPORT) ++err_[3];
     }
-    if (d.steer.called && d.steer.rc >= 0)
-      stim_.note_steer(d.steer.queue, d.steer.flow_id, uint32_t(d.steer.rc));
     const nic::ParsedFrame p = nic::parse_frame(f.bytes.data(), f.bytes.size());
     const bool together = prev_valid_ && f.accepted < prev_record_clock_;  // both in flight
     if (together && e.rec.hash_valid && e.rec.hash == prev_hash_) {
@@ -631,7 +681,8 @@ SC_MODULE(EngineBench) {
   flowsteer::sim::systemc::RunReport& rep_;
   eng::EngineCaps caps_;
   eng::EngineRegisterFile model_;
-  flowsteer::sim::systemc::EngineStim stim_;
+  AxilBus bus_;
+  stim::EngineStim stim_;
   std::mt19937_64 rng_axil_, rng_frm_, rng_rec_;
   // inbox (threads at the rising edge -> checker at the falling edge)
   std::deque<Done> done_txns_;
@@ -639,7 +690,7 @@ SC_MODULE(EngineBench) {
   std::deque<Record> recs_;
   Done last_txn_;
   bool axil_busy_ = false;
-  flowsteer::sim::systemc::RegOp axil_op_;
+  RegOp axil_op_;
   bool setup_done_ = false, frames_done_ = false, txns_done_ = false, done_ = false,
        progress_ = false;
   uint64_t cycle_ = 0, last_progress_ = 0, applied_ = 0, packets_ = 0, seq64_ = 0, slverr_ = 0;
@@ -649,8 +700,8 @@ SC_MODULE(EngineBench) {
   std::array<uint64_t, 8> path_{}, gate_{};
   std::array<uint64_t, 4> action_{}, err_{};
   std::array<uint64_t, 16> cls_{};
-  std::array<uint64_t, size_t(flowsteer::sim::systemc::FrameKind::kCount)> frame_kind_{};
-  std::array<uint64_t, size_t(flowsteer::sim::systemc::TxnKind::kCount)> txn_kind_{};
+  std::array<uint64_t, size_t(stim::FrameKind::kCount)> frame_kind_{};
+  std::array<uint64_t, size_t(stim::TxnKind::kCount)> txn_kind_{};
   uint64_t n_cpu_ = 0, n_hit_ = 0, n_hashed_ = 0;
   uint64_t hz_same_flow_ = 0, hz_collision_ = 0, hz_steer_same_ = 0, hz_txn_between_ = 0;
   bool prev_valid_ = false, prev_steered_ = false;
@@ -677,13 +728,16 @@ int sc_main(int argc, char** argv) {
          "probability per idle clock of a new register transaction group (< 0: 0.005 odd "
          "seeds, 0.02 even seeds; 0: setup and final reads only)");
   ap.add("mix", &o.mix,
-         "flow mix: hazard (hot flows, repeats, collisions) or uniform (8192 flows, no bias)");
+         "flow mix: hazard (bursts, planted collisions, scenarios) or uniform (1024 flows, no bias)");
   ap.add("hash", &o.hash, "hash mode at setup: toeplitz, symxor, jhash, or seed (from the seed)");
   ap.add("variant", &o.variant, "set_rps_cpu variant at setup: original, patched, or seed");
   ap.add("ntuple", &o.ntuple, "CTRL.NTUPLE at setup (0: the engine never calls its driver)");
   ap.add("max-mismatches", &o.max_mismatches,
          "stop at the N-th mismatch (N > 1: list each in one line, triage)");
   ap.add("frames", &o.frames, "frame mix: mixed, or small (every frame one 64-byte beat)");
+  ap.add("require-bins", &o.require_bins,
+         "1: fail unless every coverage bin (paths, gates, actions, frame and transaction kinds, "
+         "driver errnos, in-flight hazards) was hit");
   if (!ap.parse(argc, argv)) return ap.help_requested() ? 0 : 2;
   if (o.frames != "mixed" && o.frames != "small") {
     std::fprintf(stderr, "sc_engine_top: --frames is mixed or small\n");
@@ -714,6 +768,7 @@ int sc_main(int argc, char** argv) {
   if (o.hash != "seed") rerun << " --hash " << o.hash;
   if (o.variant != "seed") rerun << " --variant " << o.variant;
   if (o.max_mismatches != 1) rerun << " --max-mismatches " << o.max_mismatches;
+  if (o.require_bins) rerun << " --require-bins " << o.require_bins;
   flowsteer::sim::systemc::RunReport rep("sc_engine_top", o.seed, rerun.str());
 
 #ifndef FS_SC_ENGINE_MODEL_DUT
@@ -741,11 +796,11 @@ int sc_main(int argc, char** argv) {
     fst->open(o.trace.c_str());
   }
 #endif
-  const flowsteer::sim::systemc::EngineStim& st = bench->stim();
+  const stim::EngineStim& st = bench->stim();
   std::printf("sc_engine_top: seed %llu, %llu packets, hash %s, %s, %s slots, nr_cpu_ids %u, "
               "%zu flows (%zu hash-collision), frames %s, txn rate %.3f%s%s\n",
               (unsigned long long)o.seed, (unsigned long long)o.packets,
-              nic::hash_mode_name(st.hash_mode()), st.patched() ? "patched" : "original",
+              nic::hash_mode_name(nic::HashMode(st.hash_mode())), st.patched() ? "patched" : "original",
               st.slot_mask() ? "V-mask" : "V-log", st.nr_cpu_ids(), st.flows(),
               st.collision_flows(), o.frames.c_str(), o.txn_rate,
               o.trace.empty() ? "" : ", trace ", o.trace.c_str());
@@ -775,6 +830,13 @@ int sc_main(int argc, char** argv) {
     if (rep.error.empty()) std::fprintf(stderr, "sc_engine_top: FAIL: stopped before the end\n");
     std::printf("sc_engine_top: FAIL\n");
     return 1;
+  }
+  if (o.require_bins) {
+    if (const std::string empty = bench->empty_bins(); !empty.empty()) {
+      std::printf("sc_engine_top: FAIL: empty coverage bins:%s (seed %llu)\n", empty.c_str(),
+                  (unsigned long long)o.seed);
+      return 1;
+    }
   }
   std::printf("sc_engine_top: PASS\n");
   return 0;
