@@ -17,6 +17,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -32,15 +35,33 @@ class ArgParser {
  public:
   explicit ArgParser(std::string prog) : prog_(std::move(prog)) {}
   void add(const std::string& name, uint64_t* v, const std::string& help) {
-    opts_[name] = {help, [v](const std::string& s) { *v = std::strtoull(s.c_str(), nullptr, 0); },
+    opts_[name] = {help,
+                   [v](const std::string& s) {
+                     // whole string, no sign or leading space, no wrap (strtoull takes all three)
+                     if (s.empty() || !std::isalnum(static_cast<unsigned char>(s[0]))) return false;
+                     char* end = nullptr;
+                     errno = 0;
+                     const unsigned long long x = std::strtoull(s.c_str(), &end, 0);
+                     if (errno == ERANGE || *end != '\0') return false;
+                     *v = x;
+                     return true;
+                   },
                    std::to_string(*v)};
   }
   void add(const std::string& name, double* v, const std::string& help) {
-    opts_[name] = {help, [v](const std::string& s) { *v = std::strtod(s.c_str(), nullptr); },
+    opts_[name] = {help,
+                   [v](const std::string& s) {
+                     if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return false;
+                     char* end = nullptr;
+                     const double x = std::strtod(s.c_str(), &end);
+                     if (*end != '\0' || !std::isfinite(x)) return false;
+                     *v = x;
+                     return true;
+                   },
                    std::to_string(*v)};
   }
   void add(const std::string& name, std::string* v, const std::string& help) {
-    opts_[name] = {help, [v](const std::string& s) { *v = s; }, *v};
+    opts_[name] = {help, [v](const std::string& s) { *v = s; return true; }, *v};
   }
   bool help_requested() const { return help_; }
   // false (after printing the usage) on --help or a bad option
@@ -64,7 +85,11 @@ class ArgParser {
       }
       auto it = opts_.find(name);
       if (it == opts_.end()) return usage(("unknown option --" + name).c_str());
-      it->second.set(val);
+      if (!it->second.set(val)) {  // one line: what was wrong, not the whole usage
+        std::fprintf(stderr, "%s: --%s: not a valid value: '%s'\n", prog_.c_str(), name.c_str(),
+                     val.substr(0, 80).c_str());
+        return false;
+      }
     }
     return true;
   }
@@ -72,11 +97,14 @@ class ArgParser {
  private:
   struct Opt {
     std::string help;
-    std::function<void(const std::string&)> set;
+    std::function<bool(const std::string&)> set;  // false: the value does not parse
     std::string def;
   };
   bool usage(const char* err) {
-    if (err) std::fprintf(stderr, "%s: %s\n", prog_.c_str(), err);
+    if (err) {  // one line; --help lists the options
+      std::fprintf(stderr, "%s: %s (--help lists the options)\n", prog_.c_str(), err);
+      return false;
+    }
     std::fprintf(stderr, "usage: %s [options]\n", prog_.c_str());
     for (const auto& [n, o] : opts_)
       std::fprintf(stderr, "  --%-12s %s (default %s)\n", n.c_str(), o.help.c_str(),
