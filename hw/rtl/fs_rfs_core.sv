@@ -43,6 +43,9 @@
 // activity flag needs the 32-bit compare against the target table's window: D then spends
 // one clock recomputing it (explicit stall, counted by stat_hzd_stall). No other hazard
 // stalls (stat_fwd counts the forwarded views).
+// Flush (FLUSH_ON_STEER = 1): A-C only read state, so when the packet that called the
+// driver leaves D, the packets behind it are dropped and the source presents them again (m_flush): a steer may
+// have changed their filter and so their arrival queue.
 // Stalls: a driver call holds D until the response (+1 clock, +1 more when the old slot's
 // filter must be cleared: the second slot write); stat_drv_stall counts those clocks.
 // Commands: accepted only when the pipeline is empty (packets are held off while cmd_valid
@@ -63,7 +66,10 @@ module fs_rfs_core #(
     // log2 of the rps_map CPU pool shared by the queues (1..16)
     parameter integer RPS_POOL_LOG2 = 12,
     // opaque per-packet tag width
-    parameter integer TAG_WIDTH = 16
+    parameter integer TAG_WIDTH = 16,
+    // 1: empty A-C when a driver caller leaves D (m_flush); the source must present the
+    // dropped packets again (the engine top replays them from its tag store)
+    parameter integer FLUSH_ON_STEER = 0
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -103,6 +109,10 @@ module fs_rfs_core #(
     input  wire                      s_drv_rsp_valid,
     output wire                      s_drv_rsp_ready,
     input  wire [31:0]               s_drv_rsp_rc,          // signed: id >= 0 or -errno
+    // the packet that called the driver leaves D: stages A-C are emptied (their packets
+    // looked their filter up before the steer; the source presents them again from the one
+    // after m_drv_req_tag) and no packet is accepted in this clock
+    output wire                      m_flush,
 
     // host commands (one at a time; ops below)
     input  wire                      cmd_valid,
@@ -396,6 +406,7 @@ logic [31:0] stat_hzd_stall_reg = 32'd0;
 logic pipe_empty, out_free, d_fin, d_free, c_adv, c_free, b_adv, b_free, a_adv, a_free;
 logic pkt_accept, cmd_accept;
 logic d_done;                     // D's work is complete this clock (needs out_free too)
+logic flush;
 
 assign pipe_empty = !a_valid_reg && !b_valid_reg && !c_valid_reg && !d_valid_reg;
 assign out_free = !rec_valid_reg || m_axis_rec_tready;
@@ -407,7 +418,7 @@ assign b_adv = b_valid_reg && c_free;
 assign b_free = !b_valid_reg || b_adv;
 assign a_adv = a_valid_reg && b_free;
 assign a_free = !a_valid_reg || a_adv;
-assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE) && !cmd_valid && !rst;
+assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE) && !cmd_valid && !rst && !flush;
 assign pkt_accept = s_axis_pkt_tvalid && s_axis_pkt_tready;
 assign cmd_ready = (cs_reg == CS_IDLE) && pipe_empty && !rst;
 assign cmd_accept = cmd_valid && cmd_ready;
@@ -635,6 +646,8 @@ assign m_drv_req_flow_id = d_pslot_reg;
 assign m_drv_req_hash = d_hash_reg;
 assign m_drv_req_tag = d_tag_reg;
 assign s_drv_rsp_ready = d_valid_reg && xs_reg == XS_WAIT;
+assign flush = (FLUSH_ON_STEER != 0) && d_fin && d_drv_ext;
+assign m_flush = flush;
 
 // ---------------------------------------------------------------- forwarding into D
 // A packet enters D only in a clock where D is empty or finishes; the write D makes in that
@@ -913,6 +926,13 @@ always_ff @(posedge clk) begin
             d_w2_done_reg <= 1'b1;
         end
     end
+    if (flush) begin
+        a_valid_reg <= 1'b0;
+        b_valid_reg <= 1'b0;
+        c_valid_reg <= 1'b0;
+        d_valid_reg <= 1'b0;
+        d_p_unk_reg <= 1'b0;
+    end
 
     // enqueue (spec 5): tail + 1 becomes the tail; head - (tail + 1) drops by one
     if (d_fin && d_cpu_any) begin
@@ -951,7 +971,7 @@ always_ff @(posedge clk) begin
     if (d_valid_reg && d_p_unk_reg) begin
         stat_hzd_stall_reg <= stat_hzd_stall_reg + 32'd1;
     end
-    if (s_axis_pkt_tvalid && !s_axis_pkt_tready && a_free) begin
+    if (s_axis_pkt_tvalid && !s_axis_pkt_tready && a_free && !flush) begin
         stat_cmd_stall_reg <= stat_cmd_stall_reg + 32'd1;
     end
     if ((b_adv && b_r_fwd) || (c_adv && (c_p_fwd || w_hit_r || w_hit_p)) ||

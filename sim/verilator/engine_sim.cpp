@@ -278,9 +278,10 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     if (t->fs_engine_top__DOT__ord_req || t->fs_engine_top__DOT__ord_done) return GateLoss::kTransaction;
     if (!t->fs_engine_top__DOT__q_valid) return GateLoss::kIdle;
     if (t->fs_engine_top__DOT__inflight_reg >= inflight_max) return GateLoss::kTags;
-    if (t->fs_engine_top__DOT__l_valid && !t->fs_engine_top__DOT__l_ready) {
+    if (t->fs_engine_top__DOT__rp_busy_reg) return GateLoss::kReplay;
+    if (t->fs_engine_top__DOT__m_valid_reg &&
+        !(t->fs_engine_top__DOT__m_go && t->fs_engine_top__DOT__rfs_in_ready)) {
       if (t->fs_engine_top__DOT__fw_scan) return GateLoss::kFwdScan;
-      if (t->fs_engine_top__DOT__fw_hold) return GateLoss::kFilterHazard;
       return t->fs_engine_top__DOT__rq_valid || t->fs_engine_top__DOT__drv_busy ? GateLoss::kSteer
                                                                                   : GateLoss::kRfsStall;
     }
@@ -409,7 +410,7 @@ const char* gate_loss_name(GateLoss l) {
     case GateLoss::kDisabled: return "disabled";
     case GateLoss::kTransaction: return "transaction";
     case GateLoss::kTags: return "tags";
-    case GateLoss::kFilterHazard: return "filter_hazard";
+    case GateLoss::kReplay: return "replay";
     case GateLoss::kFwdScan: return "fwd_scan";
     case GateLoss::kFwdWindow: return "fwd_window";
     case GateLoss::kSteer: return "steer";

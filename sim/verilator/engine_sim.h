@@ -41,7 +41,7 @@ enum class GateLoss {
   kDisabled,      // CTRL.ENABLE = 0
   kTransaction,   // gate closed for a register transaction (ord_req / ord_done)
   kTags,          // 2^TAG_LOG2 packets in flight
-  kFilterHazard,  // a packet held for a same-hash packet in flight (fs_flt_forward: in the core)
+  kReplay,        // packets a steer flushed from fs_rfs_core are presented again (issue stage)
   kFwdScan,       // fs_flt_forward applying logged filter changes to the packet at the core input
   kSteer,         // fs_rfs_core not ready while a steer waits for the driver (request or busy)
   kRfsStall,      // fs_rfs_core not ready otherwise (its slot hazard stall, record back-pressure)
