@@ -805,6 +805,7 @@ fs_rfs_core #(
     .s_axis_pkt_queue(RQW'(m_aq)),
     .s_axis_pkt_steerable(m_steerable),
     .s_axis_pkt_tag(m_tag_reg),
+    .s_axis_pkt_zkey(m_is_ip && m_tup[31:0] == 32'd0),
     .m_axis_rec_tvalid(rr_valid),
     .m_axis_rec_tready(rr_ready),
     .m_axis_rec_cpu_valid(rr_cpu_valid),

@@ -81,6 +81,7 @@ module fs_rfs_core #(
     input  wire [QW-1:0]             s_axis_pkt_queue,      // arrival RX queue
     input  wire                      s_axis_pkt_steerable,  // driver would accept (TCP/UDP, no frag)
     input  wire [TAG_WIDTH-1:0]      s_axis_pkt_tag,
+    input  wire                      s_axis_pkt_zkey,       // its filter key has ports 0 (flush)
 
     // per-packet records
     output wire                      m_axis_rec_tvalid,
@@ -109,9 +110,10 @@ module fs_rfs_core #(
     input  wire                      s_drv_rsp_valid,
     output wire                      s_drv_rsp_ready,
     input  wire [31:0]               s_drv_rsp_rc,          // signed: id >= 0 or -errno
-    // the packet that called the driver leaves D: stages A-C are emptied (their packets
-    // looked their filter up before the steer; the source presents them again from the one
-    // after m_drv_req_tag) and no packet is accepted in this clock
+    // the packet that called the driver leaves D while one behind it in A-C may share its
+    // filter key (same hash, or both keys with ports 0): A-C are emptied (they looked their
+    // filter up before the steer; the source presents them again from the one after
+    // m_drv_req_tag) and no packet is accepted in this clock
     output wire                      m_flush,
 
     // host commands (one at a time; ops below)
@@ -320,6 +322,7 @@ logic [30:0] a_prod_reg;          // (h * 0x61C88647) >> 1 (hash_32, spec 6.4)
 logic [QW-1:0] a_queue_reg;
 logic a_steer_reg;
 logic [TAG_WIDTH-1:0] a_tag_reg;
+logic a_zkey_reg;
 logic [PL-1:0] a_pidx_reg;        // G6 pool index: BASE + reciprocal_scale(h, LEN)
 logic [4:0] a_log_reg;            // tbl_log[queue]
 // stage B
@@ -329,6 +332,7 @@ logic [30:0] b_prod_reg;
 logic [QW-1:0] b_queue_reg;
 logic b_steer_reg;
 logic [TAG_WIDTH-1:0] b_tag_reg;
+logic b_zkey_reg;
 logic [SL-1:0] b_rslot_reg;
 logic [KL-1:0] b_sidx_reg;
 logic [PL-1:0] b_pidx_reg;
@@ -339,6 +343,7 @@ logic [31:0] c_hash_reg;
 logic [QW-1:0] c_queue_reg;
 logic c_steer_reg;
 logic [TAG_WIDTH-1:0] c_tag_reg;
+logic c_zkey_reg;
 logic [SL-1:0] c_rslot_reg;
 logic [SW-1:0] c_r_reg;           // R view (forwarded)
 logic c_ident_reg;                // G5b hit
@@ -355,6 +360,7 @@ logic [31:0] d_hash_reg;
 logic [QW-1:0] d_queue_reg;
 logic d_steer_reg;
 logic [TAG_WIDTH-1:0] d_tag_reg;
+logic d_zkey_reg;
 logic [SL-1:0] d_rslot_reg;
 logic [15:0] d_next_reg;
 logic [QW-1:0] d_tq_reg;
@@ -646,7 +652,14 @@ assign m_drv_req_flow_id = d_pslot_reg;
 assign m_drv_req_hash = d_hash_reg;
 assign m_drv_req_tag = d_tag_reg;
 assign s_drv_rsp_ready = d_valid_reg && xs_reg == XS_WAIT;
-assign flush = (FLUSH_ON_STEER != 0) && d_fin && d_drv_ext;
+// a packet behind D that may share D's filter key (same key: same hash, unless ports 0)
+logic kin_a, kin_b, kin_c;
+always_comb begin
+    kin_a = a_valid_reg && (a_hash_reg == d_hash_reg || (a_zkey_reg && d_zkey_reg));
+    kin_b = b_valid_reg && (b_hash_reg == d_hash_reg || (b_zkey_reg && d_zkey_reg));
+    kin_c = c_valid_reg && (c_hash_reg == d_hash_reg || (c_zkey_reg && d_zkey_reg));
+end
+assign flush = (FLUSH_ON_STEER != 0) && d_fin && d_drv_ext && (kin_a || kin_b || kin_c);
 assign m_flush = flush;
 
 // ---------------------------------------------------------------- forwarding into D
@@ -831,6 +844,7 @@ always_ff @(posedge clk) begin
             a_queue_reg <= s_axis_pkt_queue;
             a_steer_reg <= s_axis_pkt_steerable;
             a_tag_reg <= s_axis_pkt_tag;
+            a_zkey_reg <= s_axis_pkt_zkey;
             a_pidx_reg <= in_pidx;
             a_log_reg <= tbl_log_reg[s_axis_pkt_queue];
         end
@@ -844,6 +858,7 @@ always_ff @(posedge clk) begin
             b_queue_reg <= a_queue_reg;
             b_steer_reg <= a_steer_reg;
             b_tag_reg <= a_tag_reg;
+            b_zkey_reg <= a_zkey_reg;
             b_rslot_reg <= a_rslot;
             b_sidx_reg <= a_sidx;
             b_pidx_reg <= a_pidx_reg;
@@ -861,6 +876,7 @@ always_ff @(posedge clk) begin
             c_queue_reg <= b_queue_reg;
             c_steer_reg <= b_steer_reg;
             c_tag_reg <= b_tag_reg;
+            c_zkey_reg <= b_zkey_reg;
             c_rslot_reg <= b_rslot_reg;
             c_ident_reg <= b_ident_hit;
             c_next_reg <= b_next;
@@ -883,6 +899,7 @@ always_ff @(posedge clk) begin
             d_queue_reg <= c_queue_reg;
             d_steer_reg <= c_steer_reg;
             d_tag_reg <= c_tag_reg;
+            d_zkey_reg <= c_zkey_reg;
             d_rslot_reg <= c_rslot_reg;
             d_next_reg <= c_next_reg;
             d_tq_reg <= c_tq_reg;
