@@ -121,7 +121,8 @@ end
 // (sim/verilator EngineSim::probe: clocks lost at the order gate, by cause); other tools
 // ignore the comment.
 logic ord_req /* verilator public_flat_rd */, ord_done /* verilator public_flat_rd */;
-logic ord_grant;
+logic ord_grant, ord_free /* verilator public_flat_rd */, ord_core;
+logic ord_hold /* verilator public_flat_rd */;  // a transaction that needs its place among the packets
 logic cfg_enable /* verilator public_flat_rd */;
 logic cfg_patched, cfg_ntuple, cfg_rmap, cfg_slot_mask, cfg_rps, cfg_flt_lookup;
 logic [15:0] cfg_num_rx_queues;
@@ -212,6 +213,8 @@ fs_axil_regs #(
     .ord_req(ord_req),
     .ord_grant(ord_grant),
     .ord_done(ord_done),
+    .ord_free(ord_free),
+    .ord_core(ord_core),
     .cfg_enable(cfg_enable),
     .cfg_patched(cfg_patched),
     .cfg_ntuple(cfg_ntuple),
@@ -355,22 +358,49 @@ logic [TW-1:0] tag_next_reg = '0;
 logic [TW:0] inflight_reg /* verilator public_flat_rd */ = '0;  // gate .. output slice
 logic gate_pass /* verilator public_flat_rd */;
 logic gate_open, hs_ready, rec_fire;
+logic rec_accept;                        // a record leaves the RFS core
 
 // CTRL.ENABLE = 0 also closes the gate: a frame parsed before a disable waits here and takes
 // its place in the order after the next enable (the model holds frames while disabled)
-assign gate_open = cfg_enable && !ord_req && !ord_done && (inflight_reg != (TW+1)'(TAGS));
+// a free transaction (ord_free: staging registers, constants) runs with the gate open:
+// packets ordered before or after it see the same state
+// A core transaction (ord_core: only fs_rfs_core commands) takes its place when it arrives
+// (core_start: cmd_seq counts it then, the gate closes for that clock only); it runs once the
+// packets ordered before it have left the core (ahead_reg), while the packets after it wait
+// at the issue stage M (their cmd_seq is above done_seq_reg) and the front end keeps filling.
+logic core_start, core_ord_reg = 1'b0;
+logic [TW:0] pre_reg = '0;               // packets past the gate, not yet out of the RFS core
+logic [TW:0] ahead_reg = '0;             // of those, ordered before the core transaction
+logic [31:0] done_seq_reg = 32'd0;       // transactions executed
+assign core_start = ord_req && ord_core && !core_ord_reg;
+assign ord_hold = ((ord_req || ord_done) && !ord_free && !ord_core) || core_start;
+assign gate_open = cfg_enable && !ord_hold && (inflight_reg != (TW+1)'(TAGS));
 assign q_ready = hs_ready && gate_open;
 assign gate_pass = q_valid && q_ready;
-assign ord_grant = ord_req && (inflight_reg == '0) && !init_busy_reg;
+assign ord_grant = ord_req && !init_busy_reg &&
+                   (ord_free || (ord_core ? core_ord_reg && ahead_reg == '0 : inflight_reg == '0));
 
 always_ff @(posedge clk) begin
-    if (ord_done) cmd_seq_reg <= cmd_seq_reg + 32'd1;
+    if (core_start || (ord_done && !core_ord_reg)) cmd_seq_reg <= cmd_seq_reg + 32'd1;
+    if (ord_done) done_seq_reg <= done_seq_reg + 32'd1;
+    if (core_start) core_ord_reg <= 1'b1;
+    if (ord_done) core_ord_reg <= 1'b0;
+    pre_reg <= pre_reg + (TW+1)'(gate_pass) - (TW+1)'(rec_accept);
+    if (core_start) begin
+        ahead_reg <= pre_reg - (TW+1)'(rec_accept);
+    end else if (ahead_reg != '0) begin
+        ahead_reg <= ahead_reg - (TW+1)'(rec_accept);
+    end
     if (gate_pass) tag_next_reg <= tag_next_reg + TW'(1);
     inflight_reg <= inflight_reg + (TW+1)'(gate_pass) - (TW+1)'(rec_fire);
     // STATUS.INIT_BUSY and the grant: from reset until the table's first sweep is done
     if (!flt_busy) init_busy_reg <= 1'b0;
     if (rst) begin
         cmd_seq_reg <= 32'd0;
+        done_seq_reg <= 32'd0;
+        core_ord_reg <= 1'b0;
+        pre_reg <= '0;
+        ahead_reg <= '0;
         tag_next_reg <= '0;
         inflight_reg <= '0;
         init_busy_reg <= 1'b1;
@@ -628,7 +658,6 @@ logic [TSS_W-1:0] ts_wr_data, ts_drv_data, ts_rec_data;
 logic [TSI_W-1:0] ts_iss_data;
 logic [TSF_W-1:0] ts_flt_data;
 logic [TW-1:0] drv_tag, rec_tag;
-logic rec_accept;
 logic [FWS-1:0] ts_stamp_reg [TAGS];
 assign ts_wr = l_valid && l_ready;
 assign ts_wr_data = {l_cmd_seq, l_user16, l_class, l_tup, l_hash, l_hv};
@@ -668,7 +697,12 @@ logic [QWID-1:0] m_pq_reg;
 logic [TW-1:0] rp_n;                      // packets read after the flushing caller (mod 2^TW)
 assign rp_n = ip_reg - drv_tag - TW'(1);
 assign rd_issue = (n_wr_reg != '0) && (!m_valid_reg || m_take) && !rfs_flush;
-assign m_go = m_valid_reg && fw_go;
+logic [31:0] m_cmd_seq;
+logic m_seq_wait /* verilator public_flat_rd */;   // ordered after a core transaction not yet run
+// (a packet that passed the gate beside a free transaction's ord_done carries the count
+// before it: only a count above the executed ones waits)
+assign m_seq_wait = $signed(m_cmd_seq - done_seq_reg) > 0;
+assign m_go = m_valid_reg && fw_go && !m_seq_wait;
 assign m_take = m_go && rfs_in_ready;
 
 always_ff @(posedge clk) begin
@@ -715,8 +749,8 @@ logic m_is_ip, m_hv, m_steerable, m_s_hit, m_hit;
 logic [FLT_ID_WIDTH-1:0] m_s_id;
 logic [QWID-1:0] m_s_fq, m_s_lq, m_fq, m_aq;
 logic [FLT_ID_WIDTH-1:0] m_id;
-logic [47:0] unused_m_hi;
-assign {unused_m_hi, m_class, m_tup, m_hash, m_hv, m_s_hit, m_s_id, m_s_fq, m_s_lq} = ts_iss_data;
+logic [15:0] unused_m_hi;
+assign {m_cmd_seq, unused_m_hi, m_class, m_tup, m_hash, m_hv, m_s_hit, m_s_id, m_s_fq, m_s_lq} = ts_iss_data;
 assign m_is_ip = (m_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT));
 assign m_hit = m_pat_reg ? (m_is_ip && cfg_flt_lookup) : m_s_hit;
 assign m_id = m_pat_reg ? m_pid_reg : m_s_id;

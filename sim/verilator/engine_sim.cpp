@@ -275,10 +275,11 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
   GateLoss gate_loss() const {
     const auto* t = root();
     if (!t->fs_engine_top__DOT__cfg_enable) return GateLoss::kDisabled;
-    if (t->fs_engine_top__DOT__ord_req || t->fs_engine_top__DOT__ord_done) return GateLoss::kTransaction;
+    if (t->fs_engine_top__DOT__ord_hold) return GateLoss::kTransaction;
     if (!t->fs_engine_top__DOT__q_valid) return GateLoss::kIdle;
     if (t->fs_engine_top__DOT__inflight_reg >= inflight_max) return GateLoss::kTags;
     if (t->fs_engine_top__DOT__rp_busy_reg) return GateLoss::kReplay;
+    if (t->fs_engine_top__DOT__m_valid_reg && t->fs_engine_top__DOT__m_seq_wait) return GateLoss::kTransaction;
     if (t->fs_engine_top__DOT__m_valid_reg &&
         !(t->fs_engine_top__DOT__m_go && t->fs_engine_top__DOT__rfs_in_ready)) {
       if (t->fs_engine_top__DOT__fw_scan) return GateLoss::kFwdScan;
