@@ -5,18 +5,21 @@
 // The engine: every block joined (docs/engine-top.md is the interface and ordering contract;
 // golden model flowsteer::engine::EngineRegisterFile).
 //   frames -> fs_parser -> slice -> [order gate] -> fs_hash -> slice
-//     -> fs_filter_table lookup -> FIFO -> fs_rss_lut -> fs_rfs_core -> record -> out slice
+//     -> fs_filter_table lookup -> FIFO -> fs_rss_lut -> tag store -> issue stage M
+//     (fs_flt_forward) -> fs_rfs_core -> record -> out slice
 //   fs_rfs_core m_drv_req -> fs_steer_driver (tuple from the tag store) -> filter commands
 //   s_axil -> fs_axil_regs (ENGINE = 1): cfg, LUT window, filter and RFS-core commands,
 //     event FIFO head/pop, counters.
-// Order gate: a packet takes its place in the total order when it enters fs_hash; the gate
-// is closed while a register transaction is pending (ord_req) and for the ord_done clock.
-// ord_grant: nothing between the gate and the output slice, and the filter table's init
-// sweep done. cmd_seq = executed transactions, sampled at the gate.
-// Hazard gate: a hash_valid packet waits at the lookup input while a packet with the same
-// hash is between the lookup input and its record (a steer may change its filter).
+// Order gate: a packet takes its place in the total order when it enters fs_hash. A free
+// transaction (ord_free) runs with the gate open; a core transaction (ord_core) takes its
+// place when it arrives and runs once the packets before it have left the RFS core (the ones
+// after it wait at M); any other closes the gate while pending and for the ord_done clock,
+// and is granted with nothing between the gate and the output slice and the filter table's
+// init sweep done. cmd_seq = transactions ordered, sampled at the gate.
+// No hazard gate: packets of one flow follow each other into the RFS core; one behind a
+// driver caller that may share its key is flushed from the core and presented again by M.
 // Tags: packets get consecutive tags at the order gate (at most 2^TAG_LOG2 in flight; the
-// pipeline never reorders), the tag store keeps each packet's fields for the steer driver
+// pipeline never reorders), the tag store keeps each packet's fields for M, the steer driver
 // and the record. Counters count when a record enters the output slice.
 module fs_engine_top #(
     // AXI4-Stream frame data width (64..1024)

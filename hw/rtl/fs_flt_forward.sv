@@ -14,7 +14,7 @@
 //     table runs commands between lookups, so the lookup saw every change numbered below it,
 //     and maybe the one answered in the same clock: applying a change twice is harmless).
 //   * scan: at the RFS core input the packet applies, in order, the logged changes numbered
-//     from its stamp up to the count (one per two clocks: read, compare its key) -> patch_*.
+//     from its stamp up to the count (one per clock: read one, compare the one before) -> patch_*.
 //   * no hold: a packet behind one that steers enters the core with the state before the
 //     steer; the core drops it when the steerer leaves (fs_rfs_core m_flush) and the top
 //     presents it again from its lookup result and stamp, so this scan applies the change.
@@ -112,25 +112,26 @@ always_ff @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- scan
-logic [SW-1:0] sp_reg = '0;              // next change to apply
-logic sc_pend_reg = 1'b0;                // log entry sp read into sc_ent_reg
+// one change per clock: entry sp (read the clock before) is compared while entry rp = sp + 1
+// is read
+logic [SW-1:0] rp_reg = '0;              // next change to read
+logic sc_pend_reg = 1'b0;                // a log entry read into sc_ent_reg, compared now
 logic [ENT_W-1:0] sc_ent_reg;
 logic sc_match, scanning;
 
 assign sc_match = sc_pend_reg && (sc_ent_reg[ENT_W-1 -: KEY_W] == p_key);
-assign scanning = sc_pend_reg || (sp_reg != chg_cnt_reg);
+assign scanning = sc_pend_reg || (rp_reg != chg_cnt_reg);
 
 always_ff @(posedge clk) begin
     if (p_load) begin
-        sp_reg <= p_load_stamp;
+        rp_reg <= p_load_stamp;
         sc_pend_reg <= 1'b0;
     end else if (p_valid) begin
-        if (sc_pend_reg) begin
-            sp_reg <= sp_reg + SW'(1);
-            sc_pend_reg <= 1'b0;
-        end else if (sp_reg != chg_cnt_reg) begin
-            sc_ent_reg <= log_reg[sp_reg[LOG_LOG2-1:0]];
+        sc_pend_reg <= 1'b0;
+        if (rp_reg != chg_cnt_reg) begin
+            sc_ent_reg <= log_reg[rp_reg[LOG_LOG2-1:0]];
             sc_pend_reg <= 1'b1;
+            rp_reg <= rp_reg + SW'(1);
         end
     end
     if (rst) sc_pend_reg <= 1'b0;
