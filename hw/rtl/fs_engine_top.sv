@@ -371,7 +371,8 @@ logic rec_accept;                        // a record leaves the RFS core
 // (core_start: cmd_seq counts it then, the gate closes for that clock only); it runs once the
 // packets ordered before it have left the core (ahead_reg), while the packets after it wait
 // at the issue stage M (their cmd_seq is above done_seq_reg) and the front end keeps filling.
-logic core_start, core_ord_reg = 1'b0;
+logic core_start /* verilator public_flat_rd */;
+logic core_ord_reg = 1'b0;
 logic [TW:0] pre_reg = '0;               // packets past the gate, not yet out of the RFS core
 logic [TW:0] ahead_reg = '0;             // of those, ordered before the core transaction
 logic [31:0] done_seq_reg = 32'd0;       // transactions executed
@@ -686,7 +687,8 @@ logic [TW-1:0] m_tag_reg;
 logic [TW-1:0] ip_reg = '0;              // next tag to read
 logic [TW:0] n_wr_reg = '0;              // written, not yet read (or read again after a flush)
 logic m_go /* verilator public_flat_rd */;
-logic m_take, rd_issue, fw_go, rfs_flush;
+logic m_take, rd_issue, fw_go;
+logic rfs_flush /* verilator public_flat_rd */;
 logic rfs_in_ready /* verilator public_flat_rd */;
 logic rp_busy_reg /* verilator public_flat_rd */ = 1'b0;   // flushed packets still to re-enter
 logic [TW-1:0] rp_end_reg;                // the first tag not flushed

@@ -225,6 +225,8 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     const bool beat_last = beat_fire && m->s_axis_tlast;
     probe_clock(root()->fs_engine_top__DOT__gate_pass, gate_loss(), beat_fire);
     if (root()->fs_engine_top__DOT__fw_patch) ++probe.filter_patches;
+    if (root()->fs_engine_top__DOT__rfs_flush) ++probe.flushes;
+    if (root()->fs_engine_top__DOT__core_start) ++probe.core_transactions;
     const bool rec_fire = m->m_axis_rec_tvalid && m->m_axis_rec_tready;
     if (m->m_axis_rec_tvalid && !m->m_axis_rec_tready) ++rec_stalls;
     if (rec_fire) records.push_back(decode_record());

@@ -60,6 +60,8 @@ struct PipeProbe {
   std::array<uint64_t, size_t(GateLoss::kCount)> lost{};
   uint64_t beats = 0, beat_clocks = 0;  // input beats accepted; first..last accepted beat
   uint64_t filter_patches = 0;          // fs_flt_forward: packets given a changed filter
+  uint64_t flushes = 0;                 // fs_rfs_core m_flush: packets behind a steer presented again
+  uint64_t core_transactions = 0;       // transactions ordered at the RFS core input (ord_core)
   double packets_per_clock() const { return clocks ? double(packets) / double(clocks) : 0.0; }
   double beats_per_clock() const { return beat_clocks ? double(beats) / double(beat_clocks) : 0.0; }
 };

@@ -88,10 +88,15 @@ TEST_P(MixConform, MatchesModelWithGapsBackPressureAndTransactions) {
   EXPECT_EQ(res.packets, o.packets);
   // coverage of fs_flt_forward's patch path: packets behind a steer of their own flow that
   // had looked the table up before the steer changed it
+  // and of the flush: packets of the moving flow behind its steer, presented again
   if (o.mix == "move64") {
     EXPECT_GT(res.probe.filter_patches, 0u) << "no packet took a forwarded filter change";
+    EXPECT_GT(res.probe.flushes, 0u) << "no steer flushed a same-key packet from the RFS core";
   }
+  // the host's SOCK_CMD and HEAD_ADD run at the RFS core input with packets in flight
+  EXPECT_GT(res.probe.core_transactions, 0u) << "no transaction was ordered at the RFS core";
   RecordProperty("filter_patches", std::to_string(res.probe.filter_patches));
+  RecordProperty("flushes", std::to_string(res.probe.flushes));
 }
 
 std::vector<std::string> mix_names() {
