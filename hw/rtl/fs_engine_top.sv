@@ -4,8 +4,8 @@
 
 // The engine: every block joined (docs/engine-top.md is the interface and ordering contract;
 // golden model flowsteer::engine::EngineRegisterFile).
-//   frames -> fs_parser -> slice -> [order gate] -> fs_hash -> slice
-//     -> fs_filter_table lookup -> FIFO -> fs_rss_lut -> tag store -> issue stage M
+//   frames -> fs_nic_front (fs_parser -> slice -> [order gate] -> fs_hash -> slice
+//     -> fs_filter_table lookup -> FIFO -> fs_rss_lut) -> tag store -> issue stage M
 //     (fs_flt_forward) -> fs_rfs_core -> record -> out slice
 //   fs_rfs_core m_drv_req -> fs_steer_driver (tuple from the tag store) -> filter commands
 //   s_axil -> fs_axil_regs (ENGINE = 1): cfg, LUT window, filter and RFS-core commands,
@@ -93,18 +93,14 @@ localparam integer TW = (TAG_LOG2 > 0) ? TAG_LOG2 : 1;      // tag width
 localparam integer TAGS = 1 << TW;
 localparam integer RQW = (QUEUES > 1) ? $clog2(QUEUES) : 1;  // fs_rfs_core queue width
 localparam integer QWID = 16;                                // queue width of LUT/filters/events
-localparam integer U16 = (USER_WIDTH < 16) ? USER_WIDTH : 16;   // tuser bits in the record
 localparam integer TUP_W = 1 + 1 + 8 + 128 + 128 + 16 + 16;  // {ipv6, ports, proto, src, dst, sp, dp}
-localparam integer PB_W = 16 + 4 + TUP_W;                    // parse bundle {user16, class, tuple}
-localparam integer HU_W = 32 + TW + PB_W;                    // {cmd_seq, tag, parse bundle}
-localparam integer FU_W = HU_W + 32;                         // + hash
 localparam integer FW_LOG2 = 5;                              // fs_flt_forward change log
 localparam integer FWS = FW_LOG2 + 1;                        // its stamp width
 localparam integer KEY_W = 1 + 8 + 128 + 128 + 16 + 16;      // filter key
 // tag store words: static {cmd_seq, user16, class, tuple, hash, hash_valid}; issue = static +
-// lookup {hit, id, filter queue, LUT queue}; filter = {hit, id, arrival queue} at core entry
+// lookup {hit, id, arrival queue}; filter = {hit, id, arrival queue} at core entry
 localparam integer TSS_W = 32 + 16 + 4 + TUP_W + 32 + 1;
-localparam integer TSI_W = TSS_W + 1 + FLT_ID_WIDTH + 16 + 16;
+localparam integer TSI_W = TSS_W + 1 + FLT_ID_WIDTH + 16;
 localparam integer TSF_W = 1 + 16 + 16;
 localparam integer LKF_LOG2 = 3;                             // lookup FIFO (> table latency 4 + 2)
 localparam [2:0] P_GATE_SKIP = 3'(FS_SET_RPS_CPU_PATH_GATE_SKIP);
@@ -173,7 +169,7 @@ logic [EVT_LOG2:0] ev_count;
 // counters
 logic [4:0] cnt_index;
 logic [63:0] cnt_value_reg = 64'd0;
-logic init_busy_reg = 1'b1;
+logic init_busy;
 
 // the NIC-plane-only configuration outputs are not needed: the kernel plane gets its state
 // through the RFS-core commands
@@ -237,7 +233,7 @@ fs_axil_regs #(
     .cfg_hash_seed(cfg_hash_seed),
     .cfg_rss_key(cfg_rss_key),
     .cnt_clear(cnt_clear),
-    .stat_init_busy(init_busy_reg),
+    .stat_init_busy(init_busy),
     .evt_overflow_set(evt_overflow_set_reg),
     .lut_wr_en(lut_wr_en),
     .lut_wr_index(lut_wr_index),
@@ -291,86 +287,45 @@ fs_axil_regs #(
     .cnt_value(cnt_value_reg)
 );
 
-// ---------------------------------------------------------------- parser
-logic p_valid, p_ready, p_ipv6, p_ports;
-logic [3:0] p_class;
-logic [7:0] p_proto;
-logic [127:0] p_src, p_dst;
-logic [15:0] p_sport, p_dport;
-logic [USER_WIDTH-1:0] p_user;
-logic parser_tready;
-
-fs_parser #(
-    .DATA_WIDTH(DATA_WIDTH),
-    .USER_WIDTH(USER_WIDTH)
-) parser (
-    .clk(clk),
-    .rst(rst),
-    .s_axis_tdata(s_axis_tdata),
-    .s_axis_tkeep(s_axis_tkeep),
-    .s_axis_tvalid(s_axis_tvalid && cfg_enable),
-    .s_axis_tready(parser_tready),
-    .s_axis_tlast(s_axis_tlast),
-    .s_axis_tuser(s_axis_tuser),
-    .m_rec_valid(p_valid),
-    .m_rec_ready(p_ready),
-    .m_rec_class(p_class),
-    .m_rec_ipv6(p_ipv6),
-    .m_rec_ports(p_ports),
-    .m_rec_proto(p_proto),
-    .m_rec_src(p_src),
-    .m_rec_dst(p_dst),
-    .m_rec_sport(p_sport),
-    .m_rec_dport(p_dport),
-    .m_rec_vlan_tags(),
-    .m_rec_l3_offset(),
-    .m_rec_l4_offset(),
-    .m_rec_len(),
-    .m_rec_user(p_user)
-);
-/* verilator lint_on PINCONNECTEMPTY */
-
-assign s_axis_tready = parser_tready && cfg_enable;
-
-logic [15:0] p_user16;
-always_comb begin
-    p_user16 = 16'd0;
-    for (int i = 0; i < U16; i++) begin
-        p_user16[i] = p_user[i];
-    end
-end
-
-logic q_valid /* verilator public_flat_rd */, q_ready;
-logic [PB_W-1:0] q_bundle;
-fs_skid #(
-    .WIDTH(PB_W)
-) slice_parse (
-    .clk(clk),
-    .rst(rst),
-    .s_valid(p_valid),
-    .s_ready(p_ready),
-    .s_data({p_user16, p_class, p_ipv6, p_ports, p_proto, p_src, p_dst, p_sport, p_dport}),
-    .m_valid(q_valid),
-    .m_ready(q_ready),
-    .m_data(q_bundle)
-);
+// ---------------------------------------------------------------- front end
+// parser -> slice -> [order gate] -> hash -> slice -> [lookup admission] -> filter lookup
+//   -> lookup FIFO -> RSS LUT -> stage L (fs_nic_front)
+logic q_valid /* verilator public_flat_rd */;
+logic gate_pass /* verilator public_flat_rd */;
+logic g_valid /* verilator public_flat_rd */, lk_open /* verilator public_flat_rd */;
+logic lk_take;
+logic l_valid /* verilator public_flat_rd */, l_ready /* verilator public_flat_rd */;
+logic lut_ce;
+logic fw_lk_room /* verilator public_flat_rd */;
+logic [FWS-1:0] fw_stamp, f_stamp;
+logic fw_patch /* verilator public_flat_rd */;
+logic [FLT_ID_WIDTH-1:0] fw_patch_id;
+logic [QWID-1:0] fw_patch_queue;
+logic [TUP_W-1:0] l_tup;
+logic [3:0] l_class;
+logic [15:0] l_user16;
+logic [TW-1:0] l_tag;
+logic [31:0] l_cmd_seq, l_hash;
+logic l_is_ip, l_hv, l_hit;
+logic [FLT_ID_WIDTH-1:0] l_id;
+logic [QWID-1:0] l_aq;
+logic gate_open;
 
 // ---------------------------------------------------------------- order gate
 logic [31:0] cmd_seq_reg = 32'd0;
 logic [TW-1:0] tag_next_reg = '0;
 logic [TW:0] inflight_reg /* verilator public_flat_rd */ = '0;  // gate .. output slice
-logic gate_pass /* verilator public_flat_rd */;
-logic gate_open, hs_ready, rec_fire;
+logic rec_fire;
 logic rec_accept;                        // a record leaves the RFS core
 
 // CTRL.ENABLE = 0 also closes the gate: a frame parsed before a disable waits here and takes
 // its place in the order after the next enable (the model holds frames while disabled)
-// a free transaction (ord_free: staging registers, constants) runs with the gate open:
-// packets ordered before or after it see the same state
 // A core transaction (ord_core: only fs_rfs_core commands) takes its place when it arrives
 // (core_start: cmd_seq counts it then, the gate closes for that clock only); it runs once the
 // packets ordered before it have left the core (ahead_reg), while the packets after it wait
 // at the issue stage M (their cmd_seq is above done_seq_reg) and the front end keeps filling.
+// A free transaction (ord_free: staging registers, constants) runs with the gate open:
+// packets ordered before or after it see the same state.
 logic core_start /* verilator public_flat_rd */;
 logic core_ord_reg = 1'b0;
 logic [TW:0] pre_reg = '0;               // packets past the gate, not yet out of the RFS core
@@ -379,9 +334,7 @@ logic [31:0] done_seq_reg = 32'd0;       // transactions executed
 assign core_start = ord_req && ord_core && !core_ord_reg;
 assign ord_hold = ((ord_req || ord_done) && !ord_free && !ord_core) || core_start;
 assign gate_open = cfg_enable && !ord_hold && (inflight_reg != (TW+1)'(TAGS));
-assign q_ready = hs_ready && gate_open;
-assign gate_pass = q_valid && q_ready;
-assign ord_grant = ord_req && !init_busy_reg &&
+assign ord_grant = ord_req && !init_busy &&
                    (ord_free || (ord_core ? core_ord_reg && ahead_reg == '0 : inflight_reg == '0));
 
 always_ff @(posedge clk) begin
@@ -397,8 +350,6 @@ always_ff @(posedge clk) begin
     end
     if (gate_pass) tag_next_reg <= tag_next_reg + TW'(1);
     inflight_reg <= inflight_reg + (TW+1)'(gate_pass) - (TW+1)'(rec_fire);
-    // STATUS.INIT_BUSY and the grant: from reset until the table's first sweep is done
-    if (!flt_busy) init_busy_reg <= 1'b0;
     if (rst) begin
         cmd_seq_reg <= 32'd0;
         done_seq_reg <= 32'd0;
@@ -407,73 +358,90 @@ always_ff @(posedge clk) begin
         ahead_reg <= '0;
         tag_next_reg <= '0;
         inflight_reg <= '0;
-        init_busy_reg <= 1'b1;
     end
 end
 
-// ---------------------------------------------------------------- hash
-logic h_valid, h_ready;
-logic [31:0] h_hash;
-logic [HU_W-1:0] h_user;
-logic [TUP_W-1:0] q_tup;
-assign q_tup = q_bundle[TUP_W-1:0];
-
-fs_hash #(
-    .USER_WIDTH(HU_W)
-) hasher (
+fs_nic_front #(
+    .DATA_WIDTH(DATA_WIDTH),
+    .USER_WIDTH(USER_WIDTH),
+    .REC_USER_WIDTH(16),
+    .LUT_LOG2(LUT_LOG2),
+    .QUEUE_WIDTH(QWID),
+    .FLT_BUCKET_BITS(FLT_BUCKET_BITS),
+    .FLT_WAYS(FLT_WAYS),
+    .FLT_ID_WIDTH(FLT_ID_WIDTH),
+    .GATE_WIDTH(32 + TW),
+    .STAMP_WIDTH(FWS),
+    .LKF_LOG2(LKF_LOG2)
+) front (
     .clk(clk),
     .rst(rst),
-    .cfg_mode(cfg_hash_mode),
-    .cfg_key(cfg_rss_key[415 -: 320]),
-    .cfg_seed(cfg_hash_seed),
-    .s_tuple_valid(q_valid && gate_open),
-    .s_tuple_ready(hs_ready),
-    .s_tuple_ipv6(q_tup[TUP_W-1]),
-    .s_tuple_ports(q_tup[TUP_W-2]),
-    .s_tuple_src(q_tup[TUP_W-11 -: 128]),
-    .s_tuple_dst(q_tup[TUP_W-139 -: 128]),
-    .s_tuple_sport(q_tup[31:16]),
-    .s_tuple_dport(q_tup[15:0]),
-    .s_tuple_user({cmd_seq_reg, tag_next_reg, q_bundle}),
-    .m_hash_valid(h_valid),
-    .m_hash_ready(h_ready),
-    .m_hash(h_hash),
-    .m_hash_user(h_user)
+    .cfg_enable(cfg_enable),
+    .cfg_flt_lookup(cfg_flt_lookup),
+    .cfg_lut_log2(cfg_lut_log2),
+    .cfg_hash_mode(cfg_hash_mode),
+    .cfg_hash_seed(cfg_hash_seed),
+    .cfg_rss_key(cfg_rss_key),
+    .lut_wr_en(lut_wr_en),
+    .lut_wr_index(lut_wr_index),
+    .lut_wr_queue(lut_wr_queue),
+    .lut_rd_en(lut_rd_en),
+    .lut_rd_index(lut_rd_index),
+    .lut_rd_queue(lut_rd_queue),
+    .flt_cmd_valid(t_cmd_valid),
+    .flt_cmd_ready(t_cmd_ready),
+    .flt_cmd_op(t_cmd_op),
+    .flt_cmd_ipv6(t_cmd_ipv6),
+    .flt_cmd_proto(t_cmd_proto),
+    .flt_cmd_src(t_cmd_src),
+    .flt_cmd_dst(t_cmd_dst),
+    .flt_cmd_sport(t_cmd_sport),
+    .flt_cmd_dport(t_cmd_dport),
+    .flt_cmd_id(t_cmd_id),
+    .flt_cmd_queue(t_cmd_queue),
+    .flt_rsp_valid(t_rsp_valid),
+    .flt_rsp_err(t_rsp_err),
+    .flt_rsp_id(t_rsp_id),
+    .flt_rsp_queue(t_rsp_queue),
+    .flt_busy(flt_busy),
+    .flt_count(flt_count),
+    .init_busy(init_busy),
+    .s_axis_tdata(s_axis_tdata),
+    .s_axis_tkeep(s_axis_tkeep),
+    .s_axis_tvalid(s_axis_tvalid),
+    .s_axis_tready(s_axis_tready),
+    .s_axis_tlast(s_axis_tlast),
+    .s_axis_tuser(s_axis_tuser),
+    .q_valid(q_valid),
+    .gate_open(gate_open),
+    .gate_user({cmd_seq_reg, tag_next_reg}),
+    .gate_pass(gate_pass),
+    .g_valid(g_valid),
+    .lk_admit(fw_lk_room),
+    .lk_stamp(fw_stamp),
+    .lk_open(lk_open),
+    .lk_take(lk_take),
+    .l_valid(l_valid),
+    .l_ready(l_ready),
+    .lut_ce(lut_ce),
+    .f_stamp(f_stamp),
+    // forwarding patches the packet at the issue stage M, not at stage L
+    .patch_valid(1'b0),
+    .patch_id('0),
+    .patch_queue('0),
+    .l_gate_user({l_cmd_seq, l_tag}),
+    .l_user(l_user16),
+    .l_class(l_class),
+    .l_tup(l_tup),
+    .l_is_ip(l_is_ip),
+    .l_hash(l_hash),
+    .l_hv(l_hv),
+    .l_hit(l_hit),
+    .l_id(l_id),
+    .l_aq(l_aq)
 );
 
-logic g_valid /* verilator public_flat_rd */, lk_ready /* verilator public_flat_rd */;
-logic g_ready;
-logic [FU_W-1:0] g_user;
-fs_skid #(
-    .WIDTH(FU_W)
-) slice_hash (
-    .clk(clk),
-    .rst(rst),
-    .s_valid(h_valid),
-    .s_ready(h_ready),
-    .s_data({h_user, h_hash}),
-    .m_valid(g_valid),
-    .m_ready(g_ready),
-    .m_data(g_user)
-);
-
-// ---------------------------------------------------------------- lookup admission
-// No hazard gate: packets of one flow look the table up back to back; fs_flt_forward (at the
-// RFS core input) gives each the filter state left by the packets before it.
-logic [TUP_W-1:0] g_tup;
-logic lk_room /* verilator public_flat_rd */;
-logic fw_lk_room /* verilator public_flat_rd */;
-logic [FWS-1:0] fw_stamp;
-
-assign g_tup = g_user[32 +: TUP_W];
-assign g_ready = lk_ready && lk_room && fw_lk_room;
-
-// ---------------------------------------------------------------- filter table
-logic e_valid, e_ready, e_hit;
-logic [FLT_ID_WIDTH-1:0] e_id;
-logic [QWID-1:0] e_queue;
-logic [FU_W-1:0] e_user;
-logic [FWS-1:0] e_stamp;
+// ---------------------------------------------------------------- filter table command port
 logic d_cmd_valid, d_cmd_ready, d_cmd_ipv6, flt_lock;
 logic [3:0] d_cmd_op;
 logic [7:0] d_cmd_proto;
@@ -507,149 +475,13 @@ always_ff @(posedge clk) begin
     if (rst) host_wait_reg <= 1'b0;
 end
 
-fs_filter_table #(
-    .BUCKET_BITS(FLT_BUCKET_BITS),
-    .WAYS(FLT_WAYS),
-    .ID_WIDTH(FLT_ID_WIDTH),
-    .QUEUE_WIDTH(QWID),
-    .USER_WIDTH(FWS + FU_W)
-) filters (
-    .clk(clk),
-    .rst(rst),
-    .s_lookup_valid(g_valid && lk_room && fw_lk_room),
-    .s_lookup_ready(lk_ready),
-    .s_lookup_ipv6(g_tup[TUP_W-1]),
-    .s_lookup_proto(g_tup[TUP_W-3 -: 8]),
-    .s_lookup_src(g_tup[TUP_W-11 -: 128]),
-    .s_lookup_dst(g_tup[TUP_W-139 -: 128]),
-    .s_lookup_sport(g_tup[31:16]),
-    .s_lookup_dport(g_tup[15:0]),
-    .s_lookup_user({fw_stamp, g_user}),
-    .m_lookup_valid(e_valid),
-    .m_lookup_ready(e_ready),
-    .m_lookup_hit(e_hit),
-    .m_lookup_id(e_id),
-    .m_lookup_queue(e_queue),
-    .m_lookup_user({e_stamp, e_user}),
-    .s_cmd_valid(t_cmd_valid),
-    .s_cmd_ready(t_cmd_ready),
-    .s_cmd_op(t_cmd_op),
-    .s_cmd_ipv6(t_cmd_ipv6),
-    .s_cmd_proto(t_cmd_proto),
-    .s_cmd_src(t_cmd_src),
-    .s_cmd_dst(t_cmd_dst),
-    .s_cmd_sport(t_cmd_sport),
-    .s_cmd_dport(t_cmd_dport),
-    .s_cmd_id(t_cmd_id),
-    .s_cmd_queue(t_cmd_queue),
-    .rsp_valid(t_rsp_valid),
-    .rsp_err(t_rsp_err),
-    .rsp_id(t_rsp_id),
-    .rsp_queue(t_rsp_queue),
-    .busy(flt_busy),
-    .count(flt_count)
-);
-
-logic f_valid, f_ready, f_hit;
-logic [FLT_ID_WIDTH-1:0] f_id;
-logic [QWID-1:0] f_queue;
-logic [FU_W-1:0] f_user;
-logic [FWS-1:0] f_stamp;
-logic [LKF_LOG2:0] unused_lkf_count;
-// Lookup FIFO instead of a register slice: a steer's table command waits for the lookups in
-// the table's RAM stages to leave, while its packet stalls everything behind it. A lookup is
-// admitted only while the FIFO can take every lookup not yet popped, so they always leave.
-logic [LKF_LOG2:0] lk_cnt_reg = '0;      // lookups admitted, not yet popped from the FIFO
-assign lk_room = lk_cnt_reg != (LKF_LOG2+1)'(1 << LKF_LOG2);
-always_ff @(posedge clk) begin
-    lk_cnt_reg <= lk_cnt_reg + (LKF_LOG2+1)'(g_valid && g_ready) - (LKF_LOG2+1)'(f_valid && f_ready);
-    if (rst) lk_cnt_reg <= '0;
-end
-
-fs_event_fifo #(
-    .DATA_WIDTH(FWS + FU_W + 1 + FLT_ID_WIDTH + QWID),
-    .DEPTH_LOG2(LKF_LOG2)
-) fifo_filter (
-    .clk(clk),
-    .rst(rst),
-    .s_evt_valid(e_valid),
-    .s_evt_ready(e_ready),
-    .s_evt_data({e_stamp, e_user, e_hit, e_id, e_queue}),
-    .m_evt_valid(f_valid),
-    .m_evt_ready(f_ready),
-    .m_evt_data({f_stamp, f_user, f_hit, f_id, f_queue}),
-    .count(unused_lkf_count)
-);
-
-// ---------------------------------------------------------------- RSS LUT
-logic [3:0] f_class;
-logic f_is_ip;
-assign f_class = f_user[32 + TUP_W +: 4];
-assign f_is_ip = (f_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT));
-
-logic l_valid /* verilator public_flat_rd */, l_ready /* verilator public_flat_rd */;
-logic [QWID-1:0] l_queue;
-logic [31:0] unused_l_hash;
-logic unused_l_user;
-logic [FU_W-1:0] l_user_reg;
-logic l_hit_reg;
-logic [FLT_ID_WIDTH-1:0] l_id_reg;
-logic [QWID-1:0] l_fq_reg;
-logic lut_ce;
-assign lut_ce = !l_valid || l_ready;
-
-fs_rss_lut #(
-    .LUT_LOG2(LUT_LOG2),
-    .QUEUE_WIDTH(QWID),
-    .USER_WIDTH(1)
-) lut (
-    .clk(clk),
-    .rst(rst),
-    .cfg_lut_log2(cfg_lut_log2),
-    .lut_wr_en(lut_wr_en),
-    .lut_wr_index(lut_wr_index),
-    .lut_wr_queue(lut_wr_queue),
-    .lut_rd_en(lut_rd_en),
-    .lut_rd_index(lut_rd_index),
-    .lut_rd_queue(lut_rd_queue),
-    .s_lut_valid(f_valid),
-    .s_lut_ready(f_ready),
-    .s_lut_hash(f_is_ip ? f_user[31:0] : 32'd0),
-    .s_lut_user(1'b0),
-    .m_lut_valid(l_valid),
-    .m_lut_ready(l_ready),
-    .m_lut_queue(l_queue),
-    .m_lut_hash(unused_l_hash),
-    .m_lut_user(unused_l_user)
-);
-
+// ---------------------------------------------------------------- stage L -> tag store
+// the packet after its lookup and LUT goes into the tag store (its slot is free: tags are
+// unique in flight) and never waits; its lookup stamp is kept with it
 logic [FWS-1:0] l_stamp_reg;
 always_ff @(posedge clk) begin
-    if (lut_ce) begin
-        l_user_reg <= f_user;
-        l_hit_reg <= f_hit && f_is_ip && cfg_flt_lookup;
-        l_id_reg <= f_id;
-        l_fq_reg <= f_queue;
-        l_stamp_reg <= f_stamp;
-    end
+    if (lut_ce) l_stamp_reg <= f_stamp;
 end
-
-// the packet after its lookup and LUT: it goes into the tag store (its slot is free: tags
-// are unique in flight), never waits
-logic [TUP_W-1:0] l_tup;
-logic [3:0] l_class;
-logic [15:0] l_user16;
-logic [TW-1:0] l_tag;
-logic [31:0] l_cmd_seq, l_hash;
-logic l_is_ip, l_hv;
-assign l_tup = l_user_reg[32 +: TUP_W];
-assign l_class = l_user_reg[32 + TUP_W +: 4];
-assign l_user16 = l_user_reg[32 + TUP_W + 4 +: 16];
-assign l_tag = l_user_reg[32 + PB_W +: TW];
-assign l_cmd_seq = l_user_reg[32 + PB_W + TW +: 32];
-assign l_is_ip = (l_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT));
-assign l_hash = l_is_ip ? l_user_reg[31:0] : 32'd0;
-assign l_hv = l_hash != 32'd0;
 assign l_ready = 1'b1;
 
 // ---------------------------------------------------------------- tag store
@@ -692,9 +524,6 @@ logic rfs_flush /* verilator public_flat_rd */;
 logic rfs_in_ready /* verilator public_flat_rd */;
 logic rp_busy_reg /* verilator public_flat_rd */ = 1'b0;   // flushed packets still to re-enter
 logic [TW-1:0] rp_end_reg;                // the first tag not flushed
-logic fw_patch /* verilator public_flat_rd */;
-logic [FLT_ID_WIDTH-1:0] fw_patch_id;
-logic [QWID-1:0] fw_patch_queue;
 logic m_pat_reg = 1'b0;
 logic [FLT_ID_WIDTH-1:0] m_pid_reg;
 logic [QWID-1:0] m_pq_reg;
@@ -743,7 +572,7 @@ end
 
 fs_ram_sdp #(.DATA_WIDTH(TSI_W), .ADDR_WIDTH(TW)) tags_iss (
     .clk(clk), .wr_en(ts_wr), .wr_addr(l_tag),
-    .wr_data({ts_wr_data, l_hit_reg, l_id_reg, l_fq_reg, l_queue}),
+    .wr_data({ts_wr_data, l_hit, l_id, l_aq}),
     .rd_en(rd_issue), .rd_addr(ip_reg), .rd_data(ts_iss_data));
 
 // the packet as it enters the RFS core
@@ -752,15 +581,17 @@ logic [3:0] m_class;
 logic [31:0] m_hash, m_rfs_hash;
 logic m_is_ip, m_hv, m_steerable, m_s_hit, m_hit;
 logic [FLT_ID_WIDTH-1:0] m_s_id;
-logic [QWID-1:0] m_s_fq, m_s_lq, m_fq, m_aq;
+logic [QWID-1:0] m_s_aq, m_fq, m_aq;
 logic [FLT_ID_WIDTH-1:0] m_id;
 logic [15:0] unused_m_hi;
-assign {m_cmd_seq, unused_m_hi, m_class, m_tup, m_hash, m_hv, m_s_hit, m_s_id, m_s_fq, m_s_lq} = ts_iss_data;
+assign {m_cmd_seq, unused_m_hi, m_class, m_tup, m_hash, m_hv, m_s_hit, m_s_id, m_s_aq} = ts_iss_data;
 assign m_is_ip = (m_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT));
 assign m_hit = m_pat_reg ? (m_is_ip && cfg_flt_lookup) : m_s_hit;
 assign m_id = m_pat_reg ? m_pid_reg : m_s_id;
-assign m_fq = m_pat_reg ? m_pq_reg : m_s_fq;
-assign m_aq = m_hit ? m_fq : m_s_lq;
+// stage L gives the arrival queue (filter queue on a hit, else the LUT's); a patch cannot
+// clear a hit (an IP packet, lookups on), so without a hit the stored queue is the LUT's
+assign m_fq = m_pat_reg ? m_pq_reg : m_s_aq;
+assign m_aq = m_hit ? m_fq : m_s_aq;
 // ndo_rx_flow_steer would accept it: an IP tuple, TCP or UDP, not an IPv4 fragment
 assign m_steerable = m_is_ip && (m_class != 4'(FS_PARSE_CLASS_IPV4_FRAGMENT)) &&
                      (m_tup[TUP_W-3 -: 8] == 8'd6 || m_tup[TUP_W-3 -: 8] == 8'd17);
@@ -782,7 +613,7 @@ fs_flt_forward #(
 ) fwd (
     .clk(clk),
     .rst(rst),
-    .lk_take(g_valid && g_ready),
+    .lk_take(lk_take),
     .lk_stamp(fw_stamp),
     .lk_room(fw_lk_room),
     .dc_take(d_cmd_valid && d_cmd_ready),
@@ -1134,11 +965,11 @@ end
 // unused block outputs: the RFS record's slot bookkeeping, stall statistics, the driver's
 // tag echo, id read-back, lock (host commands never meet it: they run under ord_grant),
 // calls/errors (counted from records, which also see the calls fs_rfs_core answers itself)
-wire unused_top = &{1'b0, unused_lkf_count, ts_drv_data[TSS_W-1 -: 48], ts_drv_data[32:0], unused_m_hi, m_hv, unused_l_hash, unused_l_user, unused_drv_stall, unused_cmd_stall,
+wire unused_top = &{1'b0, ts_drv_data[TSS_W-1 -: 48], ts_drv_data[32:0], unused_m_hi, m_hv, l_is_ip, unused_drv_stall, unused_cmd_stall,
                     unused_rr_sq, unused_rr_rq, unused_rr_sf, unused_rr_rs, unused_rr_rv,
                     unused_last_id, unused_last_id_ready, unused_rsp_tag, unused_o_tup, flt_lock,
                     drv_busy, st_calls, st_errors, cfg_patched, cfg_ntuple, cfg_rmap,
-                    cfg_slot_mask, cfg_rss_key[95:0]};
+                    cfg_slot_mask};
 
 endmodule
 

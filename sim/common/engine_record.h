@@ -8,7 +8,7 @@
 #include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/kernel/kernel.h"
 
-namespace flowsteer::sim {
+namespace flowsteer::sim::common {
 
 // One record as the RTL produced it (docs/engine-top.md "Record").
 struct EngineRecord {
@@ -98,4 +98,4 @@ inline bool same_engine_record(const EngineRecord& a, const EngineRecord& b) {
          a.tail == b.tail && a.user == b.user && a.rc == b.rc && a.reserved == b.reserved;
 }
 
-}  // namespace flowsteer::sim
+}  // namespace flowsteer::sim::common

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-namespace fs_tb {
+namespace flowsteer::sim::common {
 
 using Frame = std::vector<uint8_t>;
 
@@ -139,4 +139,4 @@ class FrameGen {
   std::mt19937_64 rng_;
 };
 
-}  // namespace fs_tb
+}  // namespace flowsteer::sim::common

@@ -25,7 +25,7 @@
 #include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/kernel/kernel.h"
 
-namespace fs_tb::rfs {
+namespace flowsteer::sim::common::rfs {
 
 using flowsteer::kernel::Kernel;
 using flowsteer::kernel::KernelConfig;
@@ -302,4 +302,4 @@ inline std::string diff_record(const RecordFields& a, const RxDecision& x, uint6
   return m;
 }
 
-}  // namespace fs_tb::rfs
+}  // namespace flowsteer::sim::common::rfs

@@ -19,7 +19,7 @@
 #include "engine_record.h"
 #include "flowsteer/engine/engine_regs.h"
 
-namespace fs_sc {
+namespace flowsteer::sim::systemc {
 
 SC_MODULE(EngineModelDut) {
   sc_in<bool> clk, rst;
@@ -94,12 +94,12 @@ SC_MODULE(EngineModelDut) {
       if ((k >> i) & 1) cur_.push_back(uint8_t(d.get_word(i / 4) >> (8 * (i % 4))));
     if (!s_axis_tlast.read()) return;
     const auto o = m_.packet(cur_.data(), cur_.size());  // enabled: frames wait otherwise
-    flowsteer::sim::EngineRecord e =
-        flowsteer::sim::expected_engine_record(*o, m_.model().last_decision(),
+    flowsteer::sim::common::EngineRecord e =
+        flowsteer::sim::common::expected_engine_record(*o, m_.model().last_decision(),
                                                uint16_t(s_axis_tuser.read() & 0xFFFF));
     e.cmd_seq = uint32_t(seq_);
     uint32_t w[flowsteer::regs::REC::kWords];
-    flowsteer::sim::encode_engine_record(e, w);
+    flowsteer::sim::common::encode_engine_record(e, w);
     sc_bv<256> r;
     for (uint32_t i = 0; i < flowsteer::regs::REC::kWords; ++i) r.set_word(int(i), w[i]);
     pipe_.push_back({now_ + 20 + rng_() % 8, r});
@@ -133,4 +133,4 @@ SC_MODULE(EngineModelDut) {
   uint64_t now_ = 0, seq_ = 0;
 };
 
-}  // namespace fs_sc
+}  // namespace flowsteer::sim::systemc

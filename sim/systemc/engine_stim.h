@@ -36,7 +36,7 @@
 #include "flowsteer/nic/rss.h"
 #include "frame_gen.h"
 
-namespace fs_sc {
+namespace flowsteer::sim::systemc {
 
 namespace eng = flowsteer::engine;
 namespace regs = flowsteer::regs;
@@ -722,7 +722,7 @@ class EngineStim {
   eng::EngineCaps caps_;
   EngineStimOptions opt_;
   std::mt19937_64 rng_;
-  fs_tb::FrameGen junk_;
+  flowsteer::sim::common::FrameGen junk_;
   flowsteer::nic::Rss rss_;
   flowsteer::hash::RssKey key_;
   flowsteer::nic::HashMode mode_;
@@ -738,4 +738,4 @@ class EngineStim {
   size_t last_ = SIZE_MAX, pending_partner_ = SIZE_MAX, n_coll_ = 0;
 };
 
-}  // namespace fs_sc
+}  // namespace flowsteer::sim::systemc

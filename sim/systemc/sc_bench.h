@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace fs_sc {
+namespace flowsteer::sim::systemc {
 
 // --name value / --name=value options; unknown options and --help print the usage.
 class ArgParser {
@@ -155,4 +155,4 @@ class RunReport {
   double wall_s_ = 0;
 };
 
-}  // namespace fs_sc
+}  // namespace flowsteer::sim::systemc

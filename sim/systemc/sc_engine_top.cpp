@@ -58,7 +58,7 @@
 // sc_engine_top_selftest: the same bench on a stand-in built on the golden model
 #ifdef FS_SC_ENGINE_MODEL_DUT
 #include "engine_model_dut.h"
-using EngineDut = fs_sc::EngineModelDut;
+using EngineDut = flowsteer::sim::systemc::EngineModelDut;
 #else
 #include "Vvsc_engine_top.h"
 using EngineDut = Vvsc_engine_top;
@@ -95,7 +95,7 @@ std::string hex(uint64_t v) {
 
 // One record as the RTL produced it (docs/engine-top.md "Record"), decoded as the Verilator
 // harness decodes it.
-using Record = flowsteer::sim::EngineRecord;
+using Record = flowsteer::sim::common::EngineRecord;
 
 std::string fmt_record(const Record& e) {
   const eng::OutputRecord& o = e.rec;
@@ -138,7 +138,7 @@ SC_MODULE(EngineBench) {
   EngineDut dut;
 
   SC_HAS_PROCESS(EngineBench);
-  EngineBench(sc_module_name n, const Options& o, fs_sc::RunReport& rep)
+  EngineBench(sc_module_name n, const Options& o, flowsteer::sim::systemc::RunReport& rep)
       : sc_module(n),
 #ifdef FS_SC_ENGINE_MODEL_DUT
         dut("dut", build_caps(), o.seed),
@@ -188,7 +188,7 @@ SC_MODULE(EngineBench) {
   }
 
   bool passed() const { return done_ && rep_.error.empty() && rep_.mismatches == 0; }
-  const fs_sc::EngineStim& stim() const { return stim_; }
+  const flowsteer::sim::systemc::EngineStim& stim() const { return stim_; }
   uint64_t transactions() const { return applied_; }
   uint64_t rtl_counter(uint32_t i) const { return rtl_cnt_[i - kFirstRtlCounter]; }
 
@@ -207,11 +207,11 @@ SC_MODULE(EngineBench) {
     line("parse classes", cls_, [](size_t i) { return nic::parse_class_name(nic::ParseClass(i)); },
          size_t(nic::kParseClassCount));
     line("frames", frame_kind_,
-         [](size_t i) { return fs_sc::frame_kind_name(fs_sc::FrameKind(i)); },
-         size_t(fs_sc::FrameKind::kCount));
+         [](size_t i) { return flowsteer::sim::systemc::frame_kind_name(flowsteer::sim::systemc::FrameKind(i)); },
+         size_t(flowsteer::sim::systemc::FrameKind::kCount));
     line("transactions", txn_kind_,
-         [](size_t i) { return fs_sc::txn_kind_name(fs_sc::TxnKind(i)); },
-         size_t(fs_sc::TxnKind::kCount));
+         [](size_t i) { return flowsteer::sim::systemc::txn_kind_name(flowsteer::sim::systemc::TxnKind(i)); },
+         size_t(flowsteer::sim::systemc::TxnKind::kCount));
     std::printf("sc_engine_top: records: cpu_valid %llu filter_hit %llu hash_valid %llu\n",
                 (unsigned long long)n_cpu_, (unsigned long long)n_hit_,
                 (unsigned long long)n_hashed_);
@@ -226,8 +226,8 @@ SC_MODULE(EngineBench) {
   }
 
  private:
-  static fs_sc::EngineStimOptions stim_options(const Options& o) {
-    fs_sc::EngineStimOptions s;
+  static flowsteer::sim::systemc::EngineStimOptions stim_options(const Options& o) {
+    flowsteer::sim::systemc::EngineStimOptions s;
     s.small_frames = o.frames == "small";
     s.ntuple = o.ntuple != 0;
     s.uniform = o.mix == "uniform";
@@ -238,14 +238,14 @@ SC_MODULE(EngineBench) {
 
   // ---------------------------------------------------------------- what the threads note
   struct Done {  // a completed AXI4-Lite transaction
-    fs_sc::RegOp op;
+    flowsteer::sim::systemc::RegOp op;
     uint32_t rdata = 0, resp = 0;
     uint64_t clock = 0;
   };
   struct SentFrame {
     std::vector<uint8_t> bytes;
     uint16_t user = 0;
-    fs_sc::FrameKind kind = fs_sc::FrameKind::kFlow;
+    flowsteer::sim::systemc::FrameKind kind = flowsteer::sim::systemc::FrameKind::kFlow;
     uint64_t accepted = 0;  // clock of the last beat
   };
 
@@ -262,12 +262,12 @@ SC_MODULE(EngineBench) {
     rst.write(true);
     for (int i = 0; i < 8; ++i) wait(clk.posedge_event());
     rst.write(false);
-    std::deque<fs_sc::RegOp> group;
+    std::deque<flowsteer::sim::systemc::RegOp> group;
     for (const auto& op : stim_.setup()) group.push_back(op);
     size_t setup_left = group.size();
     bool active = false, aw_done = false, w_done = false, finishing = false;
     uint64_t aw_delay = 0, w_delay = 0;
-    fs_sc::RegOp op;
+    flowsteer::sim::systemc::RegOp op;
     for (;;) {
       wait(clk.posedge_event());
       const uint64_t cyc = cycle_;
@@ -303,7 +303,7 @@ SC_MODULE(EngineBench) {
         if (group.empty()) {
           if (!setup_done_) {
           } else if (!frames_done_) {
-            if (fs_sc::chance(rng, opt_.txn_rate))
+            if (flowsteer::sim::systemc::chance(rng, opt_.txn_rate))
               for (const auto& g : stim_.next_group(model_)) group.push_back(g);
           } else if (!finishing) {
             finishing = true;
@@ -333,8 +333,8 @@ SC_MODULE(EngineBench) {
       awvalid.write(aw && op.write);
       arvalid.write(aw && !op.write);
       wvalid.write(w);
-      bready.write(active && op.write && fs_sc::chance(rng, opt_.bready));
-      rready.write(active && !op.write && fs_sc::chance(rng, opt_.bready));
+      bready.write(active && op.write && flowsteer::sim::systemc::chance(rng, opt_.bready));
+      rready.write(active && !op.write && flowsteer::sim::systemc::chance(rng, opt_.bready));
     }
   }
 
@@ -367,13 +367,13 @@ SC_MODULE(EngineBench) {
         }
       }
       if (!have && issued < opt_.packets) {
-        fs_sc::StimFrame f = stim_.next_frame();
+        flowsteer::sim::systemc::StimFrame f = stim_.next_frame();
         cur = SentFrame{std::move(f.bytes), uint16_t(issued), f.kind, 0};
         ++issued;
         have = true;
         off = 0;
       }
-      if (have && !beat && !fs_sc::chance(rng, opt_.gap)) {
+      if (have && !beat && !flowsteer::sim::systemc::chance(rng, opt_.gap)) {
         n = std::min(kBeatBytes, cur.bytes.size() - off);
         for (size_t wd = 0; wd < kBeatBytes / 4; ++wd) {
           uint32_t v = 0;
@@ -402,12 +402,12 @@ SC_MODULE(EngineBench) {
         const sc_bv<256> d = rec_tdata.read();
         uint32_t w[8];
         for (int i = 0; i < 8; ++i) w[i] = d.get_word(i);
-        Record r = flowsteer::sim::decode_engine_record(w);
+        Record r = flowsteer::sim::common::decode_engine_record(w);
         r.clock = cycle_;
         recs_.push_back(r);
         progress_ = true;
       }
-      rec_tready.write(fs_sc::chance(rng, opt_.ready));
+      rec_tready.write(flowsteer::sim::systemc::chance(rng, opt_.ready));
     }
   }
 
@@ -472,7 +472,7 @@ SC_MODULE(EngineBench) {
               std::to_string(tready.read()) + ", m_axis_rec_tvalid " +
               std::to_string(rec_tvalid.read()) + ", AXI4-Lite " +
               (axil_busy_ ? std::string(axil_op_.write ? "write of " : "read of ") +
-                                hex(axil_op_.offset) + " (" + fs_sc::txn_kind_name(axil_op_.kind) +
+                                hex(axil_op_.offset) + " (" + flowsteer::sim::systemc::txn_kind_name(axil_op_.kind) +
                                 ") unanswered"
                           : std::string("idle")));
   }
@@ -483,7 +483,7 @@ SC_MODULE(EngineBench) {
     if (applied_ == 0) return "none";
     return std::string(t.op.write ? "write " : "read ") + hex(t.op.offset) + " " +
            (t.op.write ? "data " + hex(t.op.data) : "-> " + hex(t.rdata)) + " " +
-           resp_name(t.resp) + " (" + fs_sc::txn_kind_name(t.op.kind) + ")";
+           resp_name(t.resp) + " (" + flowsteer::sim::systemc::txn_kind_name(t.op.kind) + ")";
   }
 
   // Names the oldest frame without a record and what the model makes of it (the run is
@@ -493,7 +493,7 @@ SC_MODULE(EngineBench) {
     const SentFrame& f = sent_.front();
     const nic::ParsedFrame p = nic::parse_frame(f.bytes.data(), f.bytes.size());
     std::string s = "; oldest without a record: frame " + std::to_string(packets_) + ", " +
-                    std::to_string(f.bytes.size()) + "-byte " + fs_sc::frame_kind_name(f.kind) +
+                    std::to_string(f.bytes.size()) + "-byte " + flowsteer::sim::systemc::frame_kind_name(f.kind) +
                     " " + nic::parse_class_name(p.cls) + " " + flowsteer::to_string(p.tuple) +
                     ", accepted at clock " + std::to_string(f.accepted);
     while (!done_txns_.empty() && rep_.error.empty()) apply_one();
@@ -532,7 +532,7 @@ SC_MODULE(EngineBench) {
     ++txn_kind_[size_t(t.op.kind)];
     const std::string where = std::string(t.op.write ? "write" : "read") + " of " +
                               hex(t.op.offset) + " (transaction " + std::to_string(applied_ - 1) +
-                              ", " + fs_sc::txn_kind_name(t.op.kind) + ")";
+                              ", " + flowsteer::sim::systemc::txn_kind_name(t.op.kind) + ")";
     ++rep_.checked_cmds;
     if (t.resp != 0 && t.resp != 2) {
       fail(ev, t.clock, "response code of the " + where, "OKAY or SLVERR",
@@ -578,14 +578,14 @@ SC_MODULE(EngineBench) {
       return;
     }
     const kern::RxDecision& d = model_.model().last_decision();
-    const Record e = flowsteer::sim::expected_engine_record(*want, d, f.user);
+    const Record e = flowsteer::sim::common::expected_engine_record(*want, d, f.user);
     ++rep_.checked_outputs;
     rep_.last_out_cycle = a.clock;
-    if (!flowsteer::sim::same_engine_record(e, a)) {
+    if (!flowsteer::sim::common::same_engine_record(e, a)) {
       fail(ev, a.clock,
                     "record of packet " + std::to_string(packets_) + " (" +
                         std::to_string(f.bytes.size()) + "-byte " +
-                        fs_sc::frame_kind_name(f.kind) + " frame accepted at clock " +
+                        flowsteer::sim::systemc::frame_kind_name(f.kind) + " frame accepted at clock " +
                         std::to_string(f.accepted) + ", cmd_seq " + std::to_string(a.cmd_seq) +
                         "; the transaction before it: " + fmt_txn(last_txn_) + ")",
                     fmt_record(e), fmt_record(a));
@@ -628,10 +628,10 @@ SC_MODULE(EngineBench) {
   }
 
   Options opt_;
-  fs_sc::RunReport& rep_;
+  flowsteer::sim::systemc::RunReport& rep_;
   eng::EngineCaps caps_;
   eng::EngineRegisterFile model_;
-  fs_sc::EngineStim stim_;
+  flowsteer::sim::systemc::EngineStim stim_;
   std::mt19937_64 rng_axil_, rng_frm_, rng_rec_;
   // inbox (threads at the rising edge -> checker at the falling edge)
   std::deque<Done> done_txns_;
@@ -639,7 +639,7 @@ SC_MODULE(EngineBench) {
   std::deque<Record> recs_;
   Done last_txn_;
   bool axil_busy_ = false;
-  fs_sc::RegOp axil_op_;
+  flowsteer::sim::systemc::RegOp axil_op_;
   bool setup_done_ = false, frames_done_ = false, txns_done_ = false, done_ = false,
        progress_ = false;
   uint64_t cycle_ = 0, last_progress_ = 0, applied_ = 0, packets_ = 0, seq64_ = 0, slverr_ = 0;
@@ -649,8 +649,8 @@ SC_MODULE(EngineBench) {
   std::array<uint64_t, 8> path_{}, gate_{};
   std::array<uint64_t, 4> action_{}, err_{};
   std::array<uint64_t, 16> cls_{};
-  std::array<uint64_t, size_t(fs_sc::FrameKind::kCount)> frame_kind_{};
-  std::array<uint64_t, size_t(fs_sc::TxnKind::kCount)> txn_kind_{};
+  std::array<uint64_t, size_t(flowsteer::sim::systemc::FrameKind::kCount)> frame_kind_{};
+  std::array<uint64_t, size_t(flowsteer::sim::systemc::TxnKind::kCount)> txn_kind_{};
   uint64_t n_cpu_ = 0, n_hit_ = 0, n_hashed_ = 0;
   uint64_t hz_same_flow_ = 0, hz_collision_ = 0, hz_steer_same_ = 0, hz_txn_between_ = 0;
   bool prev_valid_ = false, prev_steered_ = false;
@@ -665,7 +665,7 @@ int sc_main(int argc, char** argv) {
   // sc_stop's "Simulation stopped by user" note is the normal end here
   sc_report_handler::set_actions("/OSCI/SystemC", SC_INFO, SC_DO_NOTHING);
   Options o;
-  fs_sc::ArgParser ap("sc_engine_top");
+  flowsteer::sim::systemc::ArgParser ap("sc_engine_top");
   ap.add("packets", &o.packets, "random frames");
   ap.add("seed", &o.seed, "stimulus seed (also selects hash mode, variant, slot mode, sizes)");
   ap.add("trace", &o.trace, "FST trace file (or env FS_SC_TRACE)");
@@ -714,7 +714,7 @@ int sc_main(int argc, char** argv) {
   if (o.hash != "seed") rerun << " --hash " << o.hash;
   if (o.variant != "seed") rerun << " --variant " << o.variant;
   if (o.max_mismatches != 1) rerun << " --max-mismatches " << o.max_mismatches;
-  fs_sc::RunReport rep("sc_engine_top", o.seed, rerun.str());
+  flowsteer::sim::systemc::RunReport rep("sc_engine_top", o.seed, rerun.str());
 
 #ifndef FS_SC_ENGINE_MODEL_DUT
   Verilated::commandArgs(argc, argv);
@@ -741,7 +741,7 @@ int sc_main(int argc, char** argv) {
     fst->open(o.trace.c_str());
   }
 #endif
-  const fs_sc::EngineStim& st = bench->stim();
+  const flowsteer::sim::systemc::EngineStim& st = bench->stim();
   std::printf("sc_engine_top: seed %llu, %llu packets, hash %s, %s, %s slots, nr_cpu_ids %u, "
               "%zu flows (%zu hash-collision), frames %s, txn rate %.3f%s%s\n",
               (unsigned long long)o.seed, (unsigned long long)o.packets,

@@ -41,13 +41,13 @@
 
 namespace {
 
-using fs_tb::rfs::Cmd;
-using fs_tb::rfs::CmdExpect;
-using fs_tb::rfs::CoreDims;
-using fs_tb::rfs::RecordFields;
-using fs_tb::rfs::RxDecision;
-using fs_tb::rfs::SlotMode;
-using fs_tb::rfs::Variant;
+using flowsteer::sim::common::rfs::Cmd;
+using flowsteer::sim::common::rfs::CmdExpect;
+using flowsteer::sim::common::rfs::CoreDims;
+using flowsteer::sim::common::rfs::RecordFields;
+using flowsteer::sim::common::rfs::RxDecision;
+using flowsteer::sim::common::rfs::SlotMode;
+using flowsteer::sim::common::rfs::Variant;
 
 constexpr CoreDims kDims{16, 8, 6, 8, 8};  // the -G values of vsc_rfs_core
 
@@ -114,7 +114,7 @@ RecordFields expected_record(const RxDecision& x, uint64_t tag) {
 }
 
 std::string fmt_cmd(const Cmd& c) {
-  return std::string(fs_tb::rfs::op_name(c.op)) + " addr " + std::to_string(c.addr) + " d0 " +
+  return std::string(flowsteer::sim::common::rfs::op_name(c.op)) + " addr " + std::to_string(c.addr) + " d0 " +
          hex(c.d0) + " d1 " + hex(c.d1);
 }
 
@@ -136,7 +136,7 @@ SC_MODULE(RfsBench) {
   Vvsc_rfs_core dut;
 
   SC_HAS_PROCESS(RfsBench);
-  RfsBench(sc_module_name n, const Options& o, fs_sc::RunReport& rep)
+  RfsBench(sc_module_name n, const Options& o, flowsteer::sim::systemc::RunReport& rep)
       : sc_module(n), dut("dut"), opt_(o), rep_(rep), cfg_(cfg_for_seed(o.seed)),
         ref_(kDims, cfg_.nr, cfg_.v, cfg_.m, o.seed * 7919 + 13),
         rdrv_(o.seed * 7919 + 13),
@@ -227,7 +227,7 @@ SC_MODULE(RfsBench) {
   struct Accepted {  // one handshake on the packet or the command port
     bool is_cmd = false;
     Cmd cmd;
-    fs_sc::RfsPkt pkt;
+    flowsteer::sim::common::rfs::RfsPkt pkt;
     uint32_t tag = 0;
   };
   struct DrvReq {
@@ -260,7 +260,7 @@ SC_MODULE(RfsBench) {
     size_t setup_acc = 0;
     bool pkt_pend = false, cmd_pend = false, finishing = false;
     std::deque<Cmd> fin;
-    fs_sc::RfsPkt pkt;
+    flowsteer::sim::common::rfs::RfsPkt pkt;
     Cmd cmd;
     uint64_t pkts_issued = 0;
     for (;;) {
@@ -288,7 +288,7 @@ SC_MODULE(RfsBench) {
           setup.pop_front();
           cmd_pend = true;
         } else if (setup_acc == n_setup && pkts_issued < opt_.packets &&
-                   fs_sc::chance(rng, opt_.cmd_rate)) {
+                   flowsteer::sim::systemc::chance(rng, opt_.cmd_rate)) {
           cmd = stim_.next_cmd(*ref_.k, steers_);
           cmd_pend = true;
         } else if (pkts_issued == opt_.packets && !pkt_pend && !finishing) {
@@ -303,7 +303,7 @@ SC_MODULE(RfsBench) {
       }
       // packet lane: starts when the setup is in, random idle gaps
       if (!pkt_pend && setup_acc == n_setup && pkts_issued < opt_.packets &&
-          !fs_sc::chance(rng, opt_.gap)) {
+          !flowsteer::sim::systemc::chance(rng, opt_.gap)) {
         pkt = stim_.next_pkt(*ref_.k);
         pkt_tag.write(uint32_t(pkts_issued++));
         pkt_pend = true;
@@ -356,7 +356,7 @@ SC_MODULE(RfsBench) {
       } else if (!active && !pend.empty() && pend.front().delay > 0) {
         --pend.front().delay;
       }
-      req_ready.write(fs_sc::chance(rng, opt_.req_ready));
+      req_ready.write(flowsteer::sim::systemc::chance(rng, opt_.req_ready));
       if (!active && !pend.empty() && pend.front().delay == 0) active = true;
       drsp_valid.write(active);
       drsp_rc.write(active ? uint32_t(pend.front().rc) : uint32_t(rng()));
@@ -387,7 +387,7 @@ SC_MODULE(RfsBench) {
         recs_.push_back(r);
       }
       if (rsp_valid.read()) rsps_.push_back({rsp_status.read(), rsp_d0.read(), rsp_d1.read()});
-      rec_ready.write(fs_sc::chance(rng, opt_.ready));
+      rec_ready.write(flowsteer::sim::systemc::chance(rng, opt_.ready));
     }
   }
 
@@ -462,7 +462,7 @@ SC_MODULE(RfsBench) {
       }
       const ExpRec x = exp_rec_.front();
       exp_rec_.pop_front();
-      const std::string d = fs_tb::rfs::diff_record(r, x.dec, x.in.tag);
+      const std::string d = flowsteer::sim::common::rfs::diff_record(r, x.dec, x.in.tag);
       ++rep_.checked_outputs;
       rep_.last_out_cycle = cyc;
       if (!d.empty()) {
@@ -527,11 +527,11 @@ SC_MODULE(RfsBench) {
   }
 
   Options opt_;
-  fs_sc::RunReport& rep_;
+  flowsteer::sim::systemc::RunReport& rep_;
   RunCfg cfg_;
-  fs_tb::rfs::RegRef ref_;        // golden model + reference driver
-  fs_tb::rfs::RefDriver rdrv_;    // the driver port's answers
-  fs_sc::RfsStim stim_;
+  flowsteer::sim::common::rfs::RegRef ref_;        // golden model + reference driver
+  flowsteer::sim::common::rfs::RefDriver rdrv_;    // the driver port's answers
+  flowsteer::sim::common::rfs::RfsStim stim_;
   std::mt19937_64 rng_drv_, rng_rsp_, rng_mon_;
   // inbox of one clock (threads at the rising edge -> scoreboard at the falling edge)
   std::vector<Accepted> in_;
@@ -541,7 +541,7 @@ SC_MODULE(RfsBench) {
   // expectations in order
   std::deque<ExpRec> exp_rec_;
   std::deque<ExpRsp> exp_rsp_;
-  std::deque<fs_sc::SteerRef> steers_;
+  std::deque<flowsteer::sim::common::rfs::SteerRef> steers_;
   size_t call_ = 0;
   std::array<uint64_t, 8> path_hist_{};
   std::array<uint64_t, 6> gate_hist_{};
@@ -555,7 +555,7 @@ int sc_main(int argc, char** argv) {
   // sc_stop's "Simulation stopped by user" note is the normal end here
   sc_report_handler::set_actions("/OSCI/SystemC", SC_INFO, SC_DO_NOTHING);
   Options o;
-  fs_sc::ArgParser ap("sc_rfs_core");
+  flowsteer::sim::systemc::ArgParser ap("sc_rfs_core");
   ap.add("packets", &o.packets, "random packets");
   ap.add("seed", &o.seed, "stimulus seed (also selects variant, slot mode, nr_cpu_ids)");
   ap.add("trace", &o.trace, "FST trace file (or env FS_SC_TRACE)");
@@ -574,7 +574,7 @@ int sc_main(int argc, char** argv) {
   rerun << argv[0] << " --packets " << o.packets << " --seed " << o.seed << " --gap " << o.gap
         << " --ready " << o.ready << " --req-ready " << o.req_ready << " --rsp-delay "
         << o.rsp_delay << " --cmd-rate " << o.cmd_rate;
-  fs_sc::RunReport rep("sc_rfs_core", o.seed, rerun.str());
+  flowsteer::sim::systemc::RunReport rep("sc_rfs_core", o.seed, rerun.str());
 
   Verilated::commandArgs(argc, argv);
   Verilated::randReset(2);  // random register init (--x-initial unique)

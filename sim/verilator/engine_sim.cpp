@@ -290,7 +290,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     }
     const bool g_valid = t->fs_engine_top__DOT__g_valid;
     if (g_valid && !t->fs_engine_top__DOT__fw_lk_room) return GateLoss::kFwdWindow;
-    if (g_valid && !(t->fs_engine_top__DOT__lk_room && t->fs_engine_top__DOT__lk_ready)) return GateLoss::kLookup;
+    if (g_valid && !t->fs_engine_top__DOT__lk_open) return GateLoss::kLookup;
     if (t->fs_engine_top__DOT__r1_valid_reg && !t->fs_engine_top__DOT__out_ready) return GateLoss::kRecordSink;
     return GateLoss::kRefill;
   }
@@ -298,7 +298,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
   EngineRecord decode_record() {
     uint32_t w[regs::REC::kWords];
     for (size_t i = 0; i < regs::REC::kWords; ++i) w[i] = rec_word(m->m_axis_rec_tdata, i);
-    EngineRecord e = decode_engine_record(w);
+    EngineRecord e = common::decode_engine_record(w);
     e.clock = clocks + 1;  // taken at the coming edge
     if (!accept_clocks.empty()) {
       e.accepted_clock = accept_clocks.front();

@@ -20,6 +20,9 @@
 
 namespace flowsteer::sim {
 
+// the harness's records are the shared decoder's (sim/common)
+using common::EngineRecord;
+
 // Two Verilated builds of fs_engine_top (parameter sets "standard" and "small" of hw/params.json):
 // kStandard: 16 CPUs, 16 queues, 1024-slot tables, 2048 filters, 32-entry event FIFO;
 // kSmall: tiny filter table and event FIFO so FULL and FIFO refusals happen often.

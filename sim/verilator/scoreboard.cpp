@@ -220,8 +220,8 @@ void Scoreboard::check_record(const EngineRecord& a) {
     return;
   }
   const kernel::RxDecision& d = model_.model().last_decision();
-  const EngineRecord e = expected_engine_record(*want, d, user);
-  if (!same_engine_record(e, a)) {
+  const EngineRecord e = common::expected_engine_record(*want, d, user);
+  if (!common::same_engine_record(e, a)) {
     fail(a.clock, "record of packet " + std::to_string(stats_.packets) + " (" + std::to_string(bytes.size()) +
                       "-byte frame, cmd_seq " + std::to_string(a.cmd_seq) + ")",
          describe(e), describe(a));

@@ -14,7 +14,7 @@
 #include "flowsteer/nic/frame.h"
 #include "flowsteer/tuple.h"
 
-namespace fs_conf {
+namespace flowsteer::testbench::conformance {
 
 using Bytes = std::vector<uint8_t>;
 using flowsteer::FlowTuple;
@@ -189,4 +189,4 @@ inline Bytes frame_malformed(const FlowTuple& t, Bad what) {
 // The first n bytes of f (n <= f.size()).
 inline Bytes prefix(const Bytes& f, size_t n) { return Bytes(f.begin(), f.begin() + long(n)); }
 
-}  // namespace fs_conf
+}  // namespace flowsteer::testbench::conformance

@@ -27,7 +27,7 @@
 #include "flowsteer/nic/parser.h"
 #include "scoreboard.h"
 
-namespace fs_conf {
+namespace flowsteer::testbench::conformance {
 
 namespace r = flowsteer::regs;
 namespace fe = flowsteer::engine;
@@ -317,4 +317,4 @@ inline uint32_t ref_hash_32(uint32_t h, unsigned bits) {
 
 #define FS_FINISH(rig) ASSERT_TRUE((rig).finish())
 
-}  // namespace fs_conf
+}  // namespace flowsteer::testbench::conformance

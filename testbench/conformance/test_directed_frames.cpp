@@ -11,7 +11,7 @@
 
 #include "directed_rig.h"
 
-using namespace fs_conf;
+using namespace flowsteer::testbench::conformance;
 using flowsteer::nic::kHeaderWindow;
 
 namespace {

@@ -8,7 +8,7 @@
 
 #include "directed_rig.h"
 
-using namespace fs_conf;
+using namespace flowsteer::testbench::conformance;
 
 namespace {
 

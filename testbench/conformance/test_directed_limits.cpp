@@ -15,7 +15,7 @@
 #include "directed_rig.h"
 #include "flowsteer/engine/filter_store.h"
 
-using namespace fs_conf;
+using namespace flowsteer::testbench::conformance;
 using flowsteer::kernel::GateRow;
 using flowsteer::kernel::RPS_NO_FILTER;
 using flowsteer::kernel::Variant;

@@ -15,7 +15,7 @@
 #include "directed_rig.h"
 #include "flowsteer/driver/engine_runtime.h"
 
-using namespace fs_conf;
+using namespace flowsteer::testbench::conformance;
 using flowsteer::kernel::GateRow;
 using flowsteer::kernel::Variant;
 

@@ -19,7 +19,7 @@
 #include "flowsteer/hash/hash.h"
 #include "spec8/catalogue.h"
 
-using namespace fs_conf;
+using namespace flowsteer::testbench::conformance;
 using flowsteer::kernel::GateRow;
 using flowsteer::kernel::RPS_NO_CPU;
 using flowsteer::kernel::RPS_NO_FILTER;

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <memory>
 
-namespace fs_tb {
+namespace flowsteer::testbench::rtl {
 
 template <class Model>
 class Sim {
@@ -65,4 +65,4 @@ void get_be(const Wide& port, uint8_t* bytes, size_t n) {
   }
 }
 
-}  // namespace fs_tb
+}  // namespace flowsteer::testbench::rtl

@@ -351,7 +351,7 @@ TEST_F(Kernel, ResetIsPipelined) {
 // --------------------------------------------------------------------------- streams
 
 TEST_F(Kernel, FramesInRecordsOut) {
-  fs_tb::FrameGen gen(11);
+  flowsteer::sim::common::FrameGen gen(11);
   std::mt19937 rng(3);
   enable();
   std::vector<std::vector<uint8_t>> frames;

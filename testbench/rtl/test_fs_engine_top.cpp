@@ -168,7 +168,7 @@ class EngineTb {
     for (int i = 0; i < n; ++i) tick();
   }
 
-  fs_tb::Sim<Model> sim_;
+  flowsteer::testbench::rtl::Sim<Model> sim_;
   std::vector<Rec> recs_;
   std::vector<uint64_t> rec_cycle_;
 };

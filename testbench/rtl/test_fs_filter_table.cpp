@@ -125,8 +125,8 @@ class FilterRtl : public ::testing::Test {
   void drive_lookup(const FlowTuple& t, uint16_t user) {
     sim_->s_lookup_ipv6 = t.family == 6;
     sim_->s_lookup_proto = t.proto;
-    fs_tb::set_be(sim_->s_lookup_src, t.src.data(), 16);
-    fs_tb::set_be(sim_->s_lookup_dst, t.dst.data(), 16);
+    flowsteer::testbench::rtl::set_be(sim_->s_lookup_src, t.src.data(), 16);
+    flowsteer::testbench::rtl::set_be(sim_->s_lookup_dst, t.dst.data(), 16);
     sim_->s_lookup_sport = t.sport;
     sim_->s_lookup_dport = t.dport;
     sim_->s_lookup_user = user;
@@ -135,8 +135,8 @@ class FilterRtl : public ::testing::Test {
     sim_->s_cmd_op = uint8_t(c.op);
     sim_->s_cmd_ipv6 = c.t.family == 6;
     sim_->s_cmd_proto = c.t.proto;
-    fs_tb::set_be(sim_->s_cmd_src, c.t.src.data(), 16);
-    fs_tb::set_be(sim_->s_cmd_dst, c.t.dst.data(), 16);
+    flowsteer::testbench::rtl::set_be(sim_->s_cmd_src, c.t.src.data(), 16);
+    flowsteer::testbench::rtl::set_be(sim_->s_cmd_dst, c.t.dst.data(), 16);
     sim_->s_cmd_sport = c.t.sport;
     sim_->s_cmd_dport = c.t.dport;
     sim_->s_cmd_id = uint16_t(c.id);
@@ -325,7 +325,7 @@ class FilterRtl : public ::testing::Test {
   }
 
   flowsteer::engine::FilterStore store_{kBucketBits, kWays, kIdWidth};
-  fs_tb::Sim<Vvfs_filter_table> sim_{5};
+  flowsteer::testbench::rtl::Sim<Vvfs_filter_table> sim_{5};
   std::mt19937_64 rng_{2024};
   Ref ref_;
   std::deque<FlowTuple> known_;

@@ -42,7 +42,7 @@ class HashRtl : public ::testing::Test {
 
   void configure(HashMode mode, const fh::RssKey& key, uint32_t seed) {
     sim_->cfg_mode = uint8_t(mode);
-    fs_tb::set_be(sim_->cfg_key, key.data(), 40);
+    flowsteer::testbench::rtl::set_be(sim_->cfg_key, key.data(), 40);
     sim_->cfg_seed = seed;
   }
 
@@ -62,8 +62,8 @@ class HashRtl : public ::testing::Test {
         const Job& j = jobs[next];
         sim_->s_tuple_ipv6 = j.t.family == 6;
         sim_->s_tuple_ports = j.ports;
-        fs_tb::set_be(sim_->s_tuple_src, j.t.src.data(), 16);
-        fs_tb::set_be(sim_->s_tuple_dst, j.t.dst.data(), 16);
+        flowsteer::testbench::rtl::set_be(sim_->s_tuple_src, j.t.src.data(), 16);
+        flowsteer::testbench::rtl::set_be(sim_->s_tuple_dst, j.t.dst.data(), 16);
         sim_->s_tuple_sport = j.t.sport;
         sim_->s_tuple_dport = j.t.dport;
         sim_->s_tuple_user = uint16_t(next);
@@ -115,7 +115,7 @@ class HashRtl : public ::testing::Test {
     return j;
   }
 
-  fs_tb::Sim<Vvfs_hash> sim_{7};
+  flowsteer::testbench::rtl::Sim<Vvfs_hash> sim_{7};
   std::mt19937_64 rng_{12345};
 };
 

@@ -28,7 +28,7 @@ namespace regs = flowsteer::regs;
 namespace nic = flowsteer::nic;
 namespace fh = flowsteer::hash;
 using flowsteer::FlowTuple;
-using fs_tb::Frame;
+using flowsteer::sim::common::Frame;
 
 constexpr uint32_t kLutDepth = 2048;
 constexpr uint32_t kOnlineWords = 256 / 32;
@@ -160,7 +160,7 @@ class NicPlane : public ::testing::Test {
     return 0xFF;
   }
 
-  fs_tb::Sim<Vvfs_nic_plane> sim_{11};
+  flowsteer::testbench::rtl::Sim<Vvfs_nic_plane> sim_{11};
   std::mt19937_64 rng_{77};
 };
 
@@ -315,7 +315,7 @@ TEST_P(NicPlaneTraffic, FramesMatchGoldenModel) {
     wr(regs::LUT::addr(i), lut[i]);
   }
   // frames; filters for a fifth of the IP flows
-  fs_tb::FrameGen gen(5 + uint64_t(mode));
+  flowsteer::sim::common::FrameGen gen(5 + uint64_t(mode));
   std::vector<Frame> frames;
   std::map<Key, std::pair<uint32_t, uint32_t>> filters;
   for (int i = 0; i < 1500; ++i) {

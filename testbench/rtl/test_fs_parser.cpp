@@ -18,8 +18,8 @@
 namespace {
 
 namespace nic = flowsteer::nic;
-using fs_tb::Frame;
-using fs_tb::FrameGen;
+using flowsteer::sim::common::Frame;
+using flowsteer::sim::common::FrameGen;
 
 constexpr int kLatency = 7;  // record clocks after the tlast beat (hw/README.md)
 
@@ -139,8 +139,8 @@ class ParserRtl : public ::testing::Test {
     const nic::ParsedFrame want = nic::parse_frame(f.data(), f.size());
     ++seen_[size_t(want.cls)];
     std::array<uint8_t, 16> src{}, dst{};
-    fs_tb::get_be(sim_->m_rec_src, src.data(), 16);
-    fs_tb::get_be(sim_->m_rec_dst, dst.data(), 16);
+    flowsteer::testbench::rtl::get_be(sim_->m_rec_src, src.data(), 16);
+    flowsteer::testbench::rtl::get_be(sim_->m_rec_dst, dst.data(), 16);
     const std::string ctx = "frame " + std::to_string(i) + " len " + std::to_string(f.size()) +
                             " class " + nic::parse_class_name(want.cls);
     ASSERT_EQ(sim_->m_rec_user, uint16_t(i)) << ctx;
@@ -158,7 +158,7 @@ class ParserRtl : public ::testing::Test {
     EXPECT_EQ(sim_->m_rec_len, uint16_t(std::min<size_t>(f.size(), 0xFFFF))) << ctx;
   }
 
-  fs_tb::Sim<typename P::Model> sim_{3};
+  flowsteer::testbench::rtl::Sim<typename P::Model> sim_{3};
   std::array<int, nic::kParseClassCount> seen_{};
 };
 

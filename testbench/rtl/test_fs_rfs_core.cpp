@@ -29,6 +29,7 @@
 #include "Vvfs_rfs_core_odd.h"
 #include "flowsteer/kernel/kernel.h"
 #include "rfs_ref.h"
+#include "rfs_stim.h"
 #include "rtl_sim.h"
 #if FS_MODEL_HAS_TRACE
 #include <verilated_fst_c.h>
@@ -44,8 +45,9 @@ using flowsteer::kernel::SetRpsCpuPath;
 using flowsteer::kernel::Skb;
 using flowsteer::kernel::SlotMode;
 using flowsteer::kernel::Variant;
-// The command op codes and the test driver are shared with the SystemC bench (rfs_ref.h).
-using namespace fs_tb::rfs;  // NOLINT(google-build-using-namespace)
+// The command op codes, the test driver and the random mix are shared with the SystemC bench
+// (rfs_ref.h, rfs_stim.h).
+using namespace flowsteer::sim::common::rfs;  // NOLINT(google-build-using-namespace)
 
 // the default test model (vfs_rfs_core) ...
 constexpr uint32_t kQueues = VFS_RFS_CORE_NUM_QUEUES;  // hw/params.json set "test"
@@ -60,7 +62,7 @@ struct Dims {
 constexpr Dims kDefaultDims{16, kQueues, kSlotLog2Max, kSockLog2Max};
 constexpr Dims kOddDims{12, 6, 5, 7};
 
-constexpr uint32_t kPoolPerQueue = 16;  // the bench gives queue q pool entries 16q .. 16q+15
+constexpr uint32_t kPoolPerQueue = RfsStim::kPoolPerQueue;  // queue q: pool entries 16q .. 16q+15
 
 struct Ev {
   bool is_cmd = false;
@@ -79,7 +81,7 @@ struct Ev {
   uint32_t data0 = 0, data1 = 0;
 };
 
-using Call = fs_tb::rfs::DriverCall;
+using Call = flowsteer::sim::common::rfs::DriverCall;
 
 struct Timing {
   double in_gap = 0.0;     // probability an input is withheld in a clock
@@ -223,10 +225,60 @@ class BenchT {
     push_cmd(Op::kSetMode, 0, mode_word(), 0);
   }
 
+  // One command of the shared generator (rfs_stim.h), through the typed calls above. The
+  // generator writes a queue's pool entries before its RPS_MAP and owns entries 16q..16q+15.
+  void cmd(const Cmd& c) {
+    switch (Op(c.op)) {
+      case Op::kSetNrCpuIds:
+        ASSERT_EQ(c.d0, ref->nr_cpu_ids());  // fixed for the run
+        push_cmd(Op::kSetNrCpuIds, 0, c.d0, 0);
+        break;
+      case Op::kSetMode: {
+        const flowsteer::regs::RfsMode m = flowsteer::regs::unpack_rfs_mode(&c.d0);
+        ASSERT_EQ(m.slot_mask, mode_ == SlotMode::kMask);  // fixed for the run
+        patched_ = m.patched;
+        ntuple_ = m.ntuple;
+        rmap_ = m.rmap;
+        ref->set_variant(patched_ ? Variant::kPatched : Variant::kOriginal);
+        ref->set_ntuple(ntuple_);
+        ref->set_rx_cpu_rmap(rmap_);
+        push_cmd(Op::kSetMode, 0, mode_word(), 0);
+        break;
+      }
+      case Op::kSockRecord: sock_record(c.d0, c.d1); break;
+      case Op::kSockDelete: sock_delete(c.d0); break;
+      case Op::kSockSize: sock_size((c.d1 & 1) ? int(c.d0) : -1); break;
+      case Op::kSetCpuMask: set_cpu_mask(c.d0); break;
+      case Op::kQueueTable: queue_table(c.addr, (c.d1 & 1) ? int(c.d0) : -1); break;
+      case Op::kHeadAdd: head_add(c.addr, c.d0); break;
+      case Op::kSetHeadTail: set_head_tail(c.addr, c.d0, c.d1); break;
+      case Op::kReadHeadTail: read_head_tail(c.addr); break;
+      case Op::kMayExpire: may_expire(c.addr, c.d0, uint16_t(c.d1)); break;
+      case Op::kSetOnline: set_online(c.addr, c.d0 & 1); break;
+      case Op::kSetRmap: set_rmap(c.addr, uint16_t(c.d0)); break;
+      case Op::kSockWrite: sock_write(c.d0, c.d1); break;
+      case Op::kSockRead: sock_read(c.d0); break;
+      case Op::kRpsPool:
+        ASSERT_LT(c.d0, pool_.size());
+        pool_[c.d0] = uint16_t(c.d1);
+        push_cmd(Op::kRpsPool, 0, c.d0, c.d1);
+        break;
+      case Op::kRpsMap: {
+        ASSERT_EQ(c.d1, c.addr * kPoolPerQueue);
+        ASSERT_LE(c.d0, kPoolPerQueue);
+        const std::vector<uint16_t> cpus(pool_.begin() + c.d1, pool_.begin() + c.d1 + c.d0);
+        ASSERT_EQ(ref->set_rps_map(c.addr, cpus), 0);
+        push_cmd(Op::kRpsMap, c.addr, c.d0, c.d1);
+        break;
+      }
+      default: FAIL() << "the generator sent op " << unsigned(c.op);
+    }
+  }
+
   // ---- the RTL run
   RunStats run_rtl(const Timing& t, uint64_t seed, const std::string& label) {
     RunStats st;
-    fs_tb::Sim<Model> sim(seed);
+    flowsteer::testbench::rtl::Sim<Model> sim(seed);
     auto& d = sim.dut();
     std::mt19937_64 rng(seed ^ 0x5DEECE66Dull);
     auto uni = [&] { return std::uniform_real_distribution<double>(0, 1)(rng); };
@@ -401,9 +453,9 @@ class BenchT {
   std::vector<Ev> evs;
 
  private:
+  std::vector<uint16_t> pool_ = std::vector<uint16_t>(kPoolPerQueue * 16, 0);  // rps_map CPU pool
   uint32_t mode_word() const {
-    return (patched_ ? 1u : 0u) | (mode_ == SlotMode::kMask ? 2u : 0u) | (ntuple_ ? 4u : 0u) |
-           (rmap_ ? 8u : 0u);
+    return flowsteer::sim::common::rfs::mode_word(patched_, mode_ == SlotMode::kMask, ntuple_, rmap_);
   }
   Ev& push_cmd(Op op, uint16_t addr, uint32_t d0, uint32_t d1) {
     Ev e;
@@ -859,121 +911,35 @@ TEST(RfsCore, RpsMapsAndRawSock) {
 
 // ------------------------------------------------------------------ random mixes
 
-struct Flow {
-  uint32_t hash;
-  uint32_t cpu;
-  uint8_t rssq;
-};
-
+// The shared generator (rfs_stim.h) in one total order: a command with probability
+// cmd_rate, else a packet; a command group (an rps_map, SOCK_SIZE + RPS_CPU_MASK) is sent
+// whole. Steers the reference makes feed MAY_EXPIRE.
 template <class B>
-void random_mix(B& b, std::mt19937_64& rng, size_t packets, uint32_t nr, double cmd_rate = 0.07) {
-  const Dims dm = b.dims;
-  auto uni = [&] { return std::uniform_real_distribution<double>(0, 1)(rng); };
-  auto rnd = [&](uint64_t n) { return uint32_t(rng() % n); };
-  Kernel& k = *b.ref;
-  const uint32_t cpu_span = nr < 16 ? 16 : nr;  // up to rps_cpu_mask: next_cpu >= nr happens
-  b.sock_size(int(2 + rnd(dm.sock_log2_max - 1)));
-  auto random_map = [&](uint32_t q) {
-    std::vector<uint16_t> cpus(uni() < 0.2 ? 0 : 1 + rnd(6));
-    for (auto& c : cpus) c = uint16_t(rnd(nr));
-    b.rps_map(q, cpus);
-  };
-  for (uint32_t q = 0; q < dm.queues; ++q) {
-    b.queue_table(q, uni() < 0.2 ? -1 : int(rnd(dm.slot_log2_max + 1) % 5));
-    if (uni() < 0.3) random_map(q);
-  }
-  std::vector<Flow> flows(8 + rnd(40));
-  for (size_t i = 0; i < flows.size(); ++i) {
-    Flow& f = flows[i];
-    double r = uni();
-    if (i > 0 && r < 0.06) f.hash = flows[i - 1].hash;                       // hash twins
-    else if (r < 0.12) f.hash = 0x0000FFF0u | rnd(16);                        // initial-entry ident
-    else if (r < 0.3 && i > 0) f.hash = flows[i - 1].hash ^ (1u << (4 + rnd(28)));  // near twins
-    else f.hash = uint32_t(rng()) | 1u;
-    f.cpu = rnd(nr);
-    f.rssq = uint8_t(rnd(dm.queues));
-    if (uni() < 0.8) b.sock_record(f.hash, f.cpu);
-  }
-  size_t last = 0;
-  std::vector<std::array<uint32_t, 3>> steers;  // q, fid, id
+void random_mix(B& b, uint64_t seed, size_t packets, uint32_t nr, Variant v, SlotMode m,
+                double cmd_rate = 0.07) {
+  CoreDims dims;
+  dims.cpus = b.dims.cpus;
+  dims.queues = b.dims.queues;
+  dims.slot_log2_max = b.dims.slot_log2_max;
+  dims.sock_log2_max = b.dims.sock_log2_max;
+  RfsStim mix(dims, nr, v, m, seed);
+  const Kernel& k = *b.ref;
+  for (const Cmd& c : mix.setup()) b.cmd(c);
+  std::deque<SteerRef> steers;
   for (size_t n = 0; n < packets;) {
-    if (uni() < cmd_rate) {
-      double r = uni();
-      Flow& f = flows[rnd(uint32_t(flows.size()))];
-      uint32_t c = rnd(nr);
-      if (r < 0.28) {
-        if (uni() < 0.4) {
-          const uint32_t old = f.cpu;
-          f.cpu = uni() < 0.05 ? rnd(cpu_span) : rnd(nr);
-          if (old < nr && uni() < 0.3) {  // a sibling CPU on the same queue (gate row 5)
-            for (uint32_t t = 0; t < nr; ++t) {
-              uint32_t cand = (old + 1 + t) % nr;
-              if (cand != old && k.rmap_lookup(cand) == k.rmap_lookup(old)) {
-                f.cpu = cand;
-                break;
-              }
-            }
-          }
-        }
-        b.sock_record(f.hash, f.cpu);
-      } else if (r < 0.55) {
-        uint32_t backlog = k.tail(c) - k.head(c);
-        uint32_t add = uni() < 0.01 ? uint32_t(rng()) : (backlog ? rnd(uint64_t(backlog) + 1) : rnd(3));
-        if (uni() < 0.2) add = backlog;
-        b.head_add(c, add);
-      } else if (r < 0.66) {
-        if (!steers.empty() && uni() < 0.8) {
-          auto s = steers[rnd(uint32_t(steers.size()))];
-          b.may_expire(s[0], s[1], uint16_t(s[2]));
-        } else {
-          b.may_expire(rnd(dm.queues + 2), rnd(80), uint16_t(rnd(0x10000)));
-        }
-      } else if (r < 0.71) {
-        b.read_head_tail(c);
-      } else if (r < 0.76) {
-        b.set_online(c, uni() < 0.7);
-      } else if (r < 0.80) {
-        b.set_rmap(c, uint16_t(rnd(dm.queues)));
-      } else if (r < 0.84) {
-        b.queue_table(rnd(dm.queues + 1), uni() < 0.1 ? -1 : int(rnd(dm.slot_log2_max + 1)) % 5);
-      } else if (r < 0.87) {
-        b.sock_delete(f.hash);
-      } else if (r < 0.90) {
-        b.set_variant(uni() < 0.5 ? Variant::kOriginal : Variant::kPatched);
-      } else if (r < 0.92) {
-        if (uni() < 0.7) b.set_ntuple(uni() < 0.8);
-        else b.set_rmap_present(uni() < 0.8);
-      } else if (r < 0.94) {
-        b.sock_size(uni() < 0.05 ? -1 : int(2 + rnd(dm.sock_log2_max - 1)));
-        // SOCK_SIZE derived the mask; for half the flows widen it (no extra draw)
-        if (f.hash & 1) b.set_cpu_mask((b.ref->rps_cpu_mask() << 1) | 1);
-      } else if (r < 0.96) {
-        uint32_t hd = uni() < 0.5 ? 0xFFFFFFF0u + rnd(16) : 0x7FFFFFF0u + rnd(16);
-        b.set_head_tail(c, hd, hd + rnd(4));
-      } else if (r < 0.98) {
-        random_map(rnd(dm.queues));
-      } else {
-        uint32_t idx = rnd((uint64_t(1) << dm.sock_log2_max) + 2);
-        if (uni() < 0.5) b.sock_write(idx, uni() < 0.5 ? uint32_t(rng()) : (f.hash & ~15u) | f.cpu);
-        else b.sock_read(idx);
-      }
+    if (mix.command_next(cmd_rate)) {
+      do b.cmd(mix.next_cmd(k, steers));
+      while (mix.group_pending());
       continue;
     }
-    size_t i = uni() < 0.45 ? last : rnd(uint32_t(flows.size()));
-    last = i;
-    Flow& f = flows[i];
-    double r = uni();
-    uint8_t q = r < 0.55 ? f.rssq
-                         : r < 0.95 ? uint8_t(k.rmap_lookup(f.cpu < nr ? f.cpu : 0))
-                                    : uint8_t(rnd(8));  // 3-bit port: G2 on the odd model
-    uint32_t h = uni() < 0.005 ? 0 : f.hash;
-    RxDecision d = b.pkt(h, q, uni() < 0.93);
+    const RfsPkt p = mix.next_pkt(k);
+    const RxDecision d = b.pkt(p.hash, p.queue, p.steerable);
     if (d.steer.called && d.steer.rc >= 0)
       steers.push_back({d.steer.queue, d.steer.flow_id, uint32_t(d.steer.rc)});
-    if (steers.size() > 64) steers.erase(steers.begin());
+    if (steers.size() > 64) steers.pop_front();
     ++n;
   }
-  for (uint32_t c = 0; c < nr; ++c) b.read_head_tail(c);
+  for (const Cmd& c : mix.finish()) b.cmd(c);
 }
 
 TEST(RfsCore, RandomMixes) {
@@ -1003,8 +969,7 @@ TEST(RfsCore, RandomMixes) {
     b.drv.err_rate = 0.05;
     b.drv.big_rate = 0.01;
     if (seed % 3 == 0) b.drv.counter = 0xFFF0;  // ids wrap through 0xFFFE -> 0
-    std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull);
-    random_mix(b, rng, 13000, c.nr, seed % 2 ? 0.07 : 0.2);  // 0.2: heavy churn
+    random_mix(b, seed, 13000, c.nr, c.v, c.m, seed % 2 ? 0.07 : 0.2);  // 0.2: heavy churn
     RunStats st = b.run_rtl(timings[seed % 4], seed, "random seed " + std::to_string(seed));
     total += st.packets;
     sum.cycles += st.cycles;
@@ -1096,8 +1061,7 @@ TEST(RfsCore, RandomMixesOddCounts) {
     BenchOdd b(nr, v, m, true, seed, kOddDims);
     b.drv.err_rate = 0.05;
     b.drv.big_rate = 0.01;
-    std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull);
-    random_mix(b, rng, 10000, nr, seed % 3 ? 0.07 : 0.2);
+    random_mix(b, seed, 10000, nr, v, m, seed % 3 ? 0.07 : 0.2);
     RunStats st = b.run_rtl(timings[seed % 2], seed, "odd seed " + std::to_string(seed));
     total += st.packets;
     if (HasFailure()) {

@@ -299,8 +299,8 @@ class Bench {
     d.s_drv_req_steerable = steerable_of(r.skb);
     d.s_drv_req_ipv6 = t.family == 6;
     d.s_drv_req_proto = t.proto;
-    fs_tb::set_be(d.s_drv_req_src, t.src.data(), 16);
-    fs_tb::set_be(d.s_drv_req_dst, t.dst.data(), 16);
+    flowsteer::testbench::rtl::set_be(d.s_drv_req_src, t.src.data(), 16);
+    flowsteer::testbench::rtl::set_be(d.s_drv_req_dst, t.dst.data(), 16);
     d.s_drv_req_sport = t.sport;
     d.s_drv_req_dport = t.dport;
     d.s_drv_req_tag = tag_;
@@ -315,8 +315,8 @@ class Bench {
     e.hash = d.m_evt_hash;
     e.tuple.family = d.m_evt_ipv6 ? 6 : 4;
     e.tuple.proto = d.m_evt_proto;
-    fs_tb::get_be(d.m_evt_src, e.tuple.src.data(), 16);
-    fs_tb::get_be(d.m_evt_dst, e.tuple.dst.data(), 16);
+    flowsteer::testbench::rtl::get_be(d.m_evt_src, e.tuple.src.data(), 16);
+    flowsteer::testbench::rtl::get_be(d.m_evt_dst, e.tuple.dst.data(), 16);
     e.tuple.sport = d.m_evt_sport;
     e.tuple.dport = d.m_evt_dport;
     return e;
@@ -327,7 +327,7 @@ class Bench {
   }
 
   uint64_t seed_;
-  fs_tb::Sim<Vvfs_steer_driver> sim_;
+  flowsteer::testbench::rtl::Sim<Vvfs_steer_driver> sim_;
   EngineModel model_;
   std::mt19937_64 rng_;
   std::deque<Req> reqs_;

@@ -1,11 +1,14 @@
-// Seeded random stimulus for fs_rfs_core: the traffic mix of test_fs_rfs_core.cpp's
-// random_mix (hash twins and near twins, the initial-entry ident 0x0000FFFx, bursts on one
-// flow, CPU migrations incl. sibling CPUs on the same queue, head advances sized to the
-// backlog, table resizes, sock deletes, variant / NTUPLE / rmap flips, u32-wrap head/tail,
-// rps_map rewrites, raw sock-table access) as two independent streams: packets and commands.
+// Seeded random stimulus for fs_rfs_core, the one mix of both RFS-core benches (the
+// GoogleTest suite test_fs_rfs_core.cpp and the SystemC bench sc_rfs_core.cpp): hash twins
+// and near twins, the initial-entry ident 0x0000FFFx, bursts on one flow, CPU migrations incl.
+// sibling CPUs on the same queue, head advances sized to the backlog, table resizes, sock
+// deletes, variant / NTUPLE / rmap flips, RPS_CPU_MASK widening, u32-wrap head/tail, rps_map
+// rewrites, raw sock-table access. Op codes and the SET_MODE word come from the register map
+// (rfs_ref.h). Packets and commands are two streams: the SystemC bench offers them on two
+// ports at once; the GoogleTest suite interleaves them in one order (command_next()).
 // The generator may look at the golden model (read-only) to size head advances, pick queues
-// from the rmap and reuse recent steers for MAY_EXPIRE; that shapes stimulus only, the
-// scoreboard still applies whatever was accepted, in handshake order.
+// from the rmap and reuse recent steers for MAY_EXPIRE; that shapes stimulus only, each bench
+// still applies whatever was accepted, in its order.
 #pragma once
 
 #include <array>
@@ -16,10 +19,7 @@
 
 #include "rfs_ref.h"
 
-namespace fs_sc {
-
-using fs_tb::rfs::Cmd;
-using fs_tb::rfs::CoreDims;
+namespace flowsteer::sim::common::rfs {
 
 struct RfsPkt {
   uint32_t hash = 0;
@@ -32,17 +32,19 @@ using SteerRef = std::array<uint32_t, 3>;
 
 class RfsStim {
  public:
-  RfsStim(const CoreDims& dims, uint32_t nr, fs_tb::rfs::Variant v, fs_tb::rfs::SlotMode m,
+  static constexpr uint32_t kPoolPerQueue = 16;  // queue q owns pool entries 16q .. 16q+15
+
+  RfsStim(const CoreDims& dims, uint32_t nr, Variant v, SlotMode m,
           uint64_t seed)
-      : dims_(dims), nr_(nr), mask_(m == fs_tb::rfs::SlotMode::kMask),
-        patched_(v == fs_tb::rfs::Variant::kPatched), rng_(seed * 0x9E3779B97F4A7C15ull) {
+      : dims_(dims), nr_(nr), mask_(m == SlotMode::kMask),
+        patched_(v == Variant::kPatched), rng_(seed * 0x9E3779B97F4A7C15ull) {
     cpu_span_ = nr < 16 ? 16 : nr;  // up to rps_cpu_mask: next_cpu >= nr happens
   }
 
   // The commands before the first packet: nr_cpu_ids, mode, tables, maps, sock entries.
   std::vector<Cmd> setup() {
     std::vector<Cmd> s;
-    s.push_back(cmd(fs_tb::rfs::Op::kSetNrCpuIds, 0, nr_, 0));
+    s.push_back(cmd(Op::kSetNrCpuIds, 0, nr_, 0));
     s.push_back(mode_cmd());
     s.push_back(sock_size(int(2 + rnd(dims_.sock_log2_max - 1))));
     for (uint32_t q = 0; q < dims_.queues; ++q) {
@@ -59,12 +61,12 @@ class RfsStim {
       else f.hash = uint32_t(rng_()) | 1u;
       f.cpu = rnd(nr_);
       f.rssq = uint8_t(rnd(dims_.queues));
-      if (uni() < 0.8) s.push_back(cmd(fs_tb::rfs::Op::kSockRecord, 0, f.hash, f.cpu));
+      if (uni() < 0.8) s.push_back(cmd(Op::kSockRecord, 0, f.hash, f.cpu));
     }
     return s;
   }
 
-  RfsPkt next_pkt(const fs_tb::rfs::Kernel& k) {
+  RfsPkt next_pkt(const Kernel& k) {
     const size_t i = uni() < 0.45 ? last_ : rnd(uint32_t(flows_.size()));  // bursts on a flow
     last_ = i;
     const Flow& f = flows_[i];
@@ -80,7 +82,7 @@ class RfsStim {
   }
 
   // One random command; pending maps are returned one command at a time.
-  Cmd next_cmd(const fs_tb::rfs::Kernel& k, const std::deque<SteerRef>& steers) {
+  Cmd next_cmd(const Kernel& k, const std::deque<SteerRef>& steers) {
     if (!queued_.empty()) {
       Cmd c = queued_.front();
       queued_.pop_front();
@@ -103,29 +105,29 @@ class RfsStim {
           }
         }
       }
-      return cmd(fs_tb::rfs::Op::kSockRecord, 0, f.hash, f.cpu);
+      return cmd(Op::kSockRecord, 0, f.hash, f.cpu);
     }
     if (r < 0.55) {
       const uint32_t backlog = k.tail(c) - k.head(c);
       uint32_t add = uni() < 0.01 ? uint32_t(rng_())
                                   : (backlog ? rnd(uint64_t(backlog) + 1) : rnd(3));
       if (uni() < 0.2) add = backlog;
-      return cmd(fs_tb::rfs::Op::kHeadAdd, uint16_t(c), add, 0);
+      return cmd(Op::kHeadAdd, uint16_t(c), add, 0);
     }
     if (r < 0.66) {
       if (!steers.empty() && uni() < 0.8) {
         const SteerRef& s = steers[rnd(uint32_t(steers.size()))];
-        return cmd(fs_tb::rfs::Op::kMayExpire, uint16_t(s[0]), s[1], uint16_t(s[2]));
+        return cmd(Op::kMayExpire, uint16_t(s[0]), s[1], uint16_t(s[2]));
       }
-      return cmd(fs_tb::rfs::Op::kMayExpire, uint16_t(rnd(dims_.queues + 2)), rnd(80), rnd(0x10000));
+      return cmd(Op::kMayExpire, uint16_t(rnd(dims_.queues + 2)), rnd(80), rnd(0x10000));
     }
-    if (r < 0.71) return cmd(fs_tb::rfs::Op::kReadHeadTail, uint16_t(c), 0, 0);
-    if (r < 0.76) return cmd(fs_tb::rfs::Op::kSetOnline, uint16_t(c), uni() < 0.7 ? 1 : 0, 0);
-    if (r < 0.80) return cmd(fs_tb::rfs::Op::kSetRmap, uint16_t(c), rnd(dims_.queues), 0);
+    if (r < 0.71) return cmd(Op::kReadHeadTail, uint16_t(c), 0, 0);
+    if (r < 0.76) return cmd(Op::kSetOnline, uint16_t(c), uni() < 0.7 ? 1 : 0, 0);
+    if (r < 0.80) return cmd(Op::kSetRmap, uint16_t(c), rnd(dims_.queues), 0);
     if (r < 0.84)
       return queue_table(rnd(dims_.queues + 1),
                          uni() < 0.1 ? -1 : int(rnd(dims_.slot_log2_max + 1)) % 5);
-    if (r < 0.87) return cmd(fs_tb::rfs::Op::kSockDelete, 0, f.hash, 0);
+    if (r < 0.87) return cmd(Op::kSockDelete, 0, f.hash, 0);
     if (r < 0.90) {
       patched_ = uni() < 0.5;
       return mode_cmd();
@@ -140,12 +142,12 @@ class RfsStim {
       // (the engine's RPS_CPU_MASK; no extra draw)
       const Cmd sz = sock_size(uni() < 0.05 ? -1 : int(2 + rnd(dims_.sock_log2_max - 1)));
       const uint32_t m = uint32_t(flowsteer::kernel::roundup_pow_of_two(nr_) - 1);
-      if (f.hash & 1) queued_.push_back(cmd(fs_tb::rfs::Op::kSetCpuMask, 0, (m << 1) | 1, 0));
+      if (f.hash & 1) queued_.push_back(cmd(Op::kSetCpuMask, 0, (m << 1) | 1, 0));
       return sz;
     }
     if (r < 0.96) {
       const uint32_t hd = uni() < 0.5 ? 0xFFFFFFF0u + rnd(16) : 0x7FFFFFF0u + rnd(16);
-      return cmd(fs_tb::rfs::Op::kSetHeadTail, uint16_t(c), hd, hd + rnd(4));
+      return cmd(Op::kSetHeadTail, uint16_t(c), hd, hd + rnd(4));
     }
     if (r < 0.98) {
       std::vector<Cmd> m;
@@ -155,15 +157,20 @@ class RfsStim {
     }
     const uint32_t idx = rnd((uint64_t(1) << dims_.sock_log2_max) + 2);
     if (uni() < 0.5)
-      return cmd(fs_tb::rfs::Op::kSockWrite, 0, idx,
+      return cmd(Op::kSockWrite, 0, idx,
                  uni() < 0.5 ? uint32_t(rng_()) : (f.hash & ~15u) | f.cpu);
-    return cmd(fs_tb::rfs::Op::kSockRead, 0, idx, 0);
+    return cmd(Op::kSockRead, 0, idx, 0);
   }
+
+  // The one-order form: whether the next item is a command (probability `rate`), and whether
+  // commands of a group (an rps_map's pool entries, RPS_CPU_MASK after SOCK_SIZE) are due.
+  bool command_next(double rate) { return uni() < rate; }
+  bool group_pending() const { return !queued_.empty(); }
 
   // The commands after the last packet: every CPU's head and tail.
   std::vector<Cmd> finish() const {
     std::vector<Cmd> s;
-    for (uint32_t c = 0; c < nr_; ++c) s.push_back(cmd(fs_tb::rfs::Op::kReadHeadTail, uint16_t(c), 0, 0));
+    for (uint32_t c = 0; c < nr_; ++c) s.push_back(cmd(Op::kReadHeadTail, uint16_t(c), 0, 0));
     return s;
   }
 
@@ -174,9 +181,8 @@ class RfsStim {
     uint32_t hash = 0, cpu = 0;
     uint8_t rssq = 0;
   };
-  static constexpr uint32_t kPoolPerQueue = 16;  // queue q owns pool entries 16q .. 16q+15
 
-  static Cmd cmd(fs_tb::rfs::Op op, uint16_t addr, uint32_t d0, uint32_t d1) {
+  static Cmd cmd(Op op, uint16_t addr, uint32_t d0, uint32_t d1) {
     Cmd c;
     c.op = uint8_t(op);
     c.addr = addr;
@@ -185,13 +191,13 @@ class RfsStim {
     return c;
   }
   Cmd mode_cmd() const {
-    return cmd(fs_tb::rfs::Op::kSetMode, 0, fs_tb::rfs::mode_word(patched_, mask_, ntuple_, rmap_), 0);
+    return cmd(Op::kSetMode, 0, mode_word(patched_, mask_, ntuple_, rmap_), 0);
   }
   Cmd sock_size(int log2) const {  // -1 removes
-    return cmd(fs_tb::rfs::Op::kSockSize, 0, log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1);
+    return cmd(Op::kSockSize, 0, log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1);
   }
   Cmd queue_table(uint32_t q, int log2) const {  // -1 removes
-    return cmd(fs_tb::rfs::Op::kQueueTable, uint16_t(q), log2 < 0 ? 0 : uint32_t(log2),
+    return cmd(Op::kQueueTable, uint16_t(q), log2 < 0 ? 0 : uint32_t(log2),
                log2 < 0 ? 0 : 1);
   }
   // rps_cpus of queue q: pool entries first, then LEN/BASE (LEN 0 removes the map)
@@ -199,8 +205,8 @@ class RfsStim {
     std::vector<uint32_t> cpus(uni() < 0.2 ? 0 : 1 + rnd(6));
     for (auto& c : cpus) c = rnd(nr_);
     for (size_t i = 0; i < cpus.size(); ++i)
-      out.push_back(cmd(fs_tb::rfs::Op::kRpsPool, 0, uint32_t(q * kPoolPerQueue + i), cpus[i]));
-    out.push_back(cmd(fs_tb::rfs::Op::kRpsMap, uint16_t(q), uint32_t(cpus.size()), q * kPoolPerQueue));
+      out.push_back(cmd(Op::kRpsPool, 0, uint32_t(q * kPoolPerQueue + i), cpus[i]));
+    out.push_back(cmd(Op::kRpsMap, uint16_t(q), uint32_t(cpus.size()), q * kPoolPerQueue));
   }
   uint32_t qbits() const {
     uint32_t b = 1;
@@ -219,4 +225,4 @@ class RfsStim {
   std::deque<Cmd> queued_;
 };
 
-}  // namespace fs_sc
+}  // namespace flowsteer::sim::common::rfs
