@@ -60,6 +60,8 @@ module fs_axil_regs #(
     output wire                     ord_req,            // a complete transaction is held
     input  wire                     ord_grant,          // execute it now
     output wire                     ord_done,           // one clock per executed transaction
+    output wire                     ord_free,           // it touches nothing a packet reads or changes
+    output wire                     ord_core,           // it only runs fs_rfs_core commands
 
     // configuration
     output wire                     cfg_enable,
@@ -227,6 +229,8 @@ fs_reg_file #(
     .ord_req(ord_req),
     .ord_grant(ord_grant),
     .ord_done(ord_done),
+    .ord_free(ord_free),
+    .ord_core(ord_core),
     .cfg_enable(cfg_enable),
     .cfg_patched(cfg_patched),
     .cfg_ntuple(cfg_ntuple),

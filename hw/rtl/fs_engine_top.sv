@@ -5,18 +5,21 @@
 // The engine: every block joined (docs/engine-top.md is the interface and ordering contract;
 // golden model flowsteer::engine::EngineRegisterFile).
 //   frames -> fs_nic_front (fs_parser -> slice -> [order gate] -> fs_hash -> slice
-//     -> fs_filter_table lookup -> FIFO -> fs_rss_lut) -> fs_rfs_core -> record -> out slice
+//     -> fs_filter_table lookup -> FIFO -> fs_rss_lut) -> tag store -> issue stage M
+//     (fs_flt_forward) -> fs_rfs_core -> record -> out slice
 //   fs_rfs_core m_drv_req -> fs_steer_driver (tuple from the tag store) -> filter commands
 //   s_axil -> fs_axil_regs (ENGINE = 1): cfg, LUT window, filter and RFS-core commands,
 //     event FIFO head/pop, counters.
-// Order gate: a packet takes its place in the total order when it enters fs_hash; the gate
-// is closed while a register transaction is pending (ord_req) and for the ord_done clock.
-// ord_grant: nothing between the gate and the output slice, and the filter table's init
-// sweep done. cmd_seq = executed transactions, sampled at the gate.
-// Hazard gate: a hash_valid packet waits at the lookup input while a packet with the same
-// hash is between the lookup input and its record (a steer may change its filter).
+// Order gate: a packet takes its place in the total order when it enters fs_hash. A free
+// transaction (ord_free) runs with the gate open; a core transaction (ord_core) takes its
+// place when it arrives and runs once the packets before it have left the RFS core (the ones
+// after it wait at M); any other closes the gate while pending and for the ord_done clock,
+// and is granted with nothing between the gate and the output slice and the filter table's
+// init sweep done. cmd_seq = transactions ordered, sampled at the gate.
+// No hazard gate: packets of one flow follow each other into the RFS core; one behind a
+// driver caller that may share its key is flushed from the core and presented again by M.
 // Tags: packets get consecutive tags at the order gate (at most 2^TAG_LOG2 in flight; the
-// pipeline never reorders), the tag store keeps each packet's fields for the steer driver
+// pipeline never reorders), the tag store keeps each packet's fields for M, the steer driver
 // and the record. Counters count when a record enters the output slice.
 module fs_engine_top #(
     // AXI4-Stream frame data width (64..1024)
@@ -91,11 +94,14 @@ localparam integer TAGS = 1 << TW;
 localparam integer RQW = (QUEUES > 1) ? $clog2(QUEUES) : 1;  // fs_rfs_core queue width
 localparam integer QWID = 16;                                // queue width of LUT/filters/events
 localparam integer TUP_W = 1 + 1 + 8 + 128 + 128 + 16 + 16;  // {ipv6, ports, proto, src, dst, sp, dp}
-localparam integer FW_LOG2 = 4;                              // fs_flt_forward change log
+localparam integer FW_LOG2 = 5;                              // fs_flt_forward change log
 localparam integer FWS = FW_LOG2 + 1;                        // its stamp width
 localparam integer KEY_W = 1 + 8 + 128 + 128 + 16 + 16;      // filter key
-// tag store word: {cmd_seq, user16, class, tuple, hash, hash_valid, hit, id, queue}
-localparam integer TS_W = 32 + 16 + 4 + TUP_W + 32 + 1 + 1 + 16 + 16;
+// tag store words: static {cmd_seq, user16, class, tuple, hash, hash_valid}; issue = static +
+// lookup {hit, id, arrival queue}; filter = {hit, id, arrival queue} at core entry
+localparam integer TSS_W = 32 + 16 + 4 + TUP_W + 32 + 1;
+localparam integer TSI_W = TSS_W + 1 + FLT_ID_WIDTH + 16;
+localparam integer TSF_W = 1 + 16 + 16;
 localparam integer LKF_LOG2 = 3;                             // lookup FIFO (> table latency 4 + 2)
 localparam [2:0] P_GATE_SKIP = 3'(FS_SET_RPS_CPU_PATH_GATE_SKIP);
 localparam [2:0] P_DRV_ERROR = 3'(FS_SET_RPS_CPU_PATH_DRIVER_ERROR);
@@ -114,7 +120,8 @@ end
 // (sim/verilator EngineSim::probe: clocks lost at the order gate, by cause); other tools
 // ignore the comment.
 logic ord_req /* verilator public_flat_rd */, ord_done /* verilator public_flat_rd */;
-logic ord_grant;
+logic ord_grant, ord_free /* verilator public_flat_rd */, ord_core;
+logic ord_hold /* verilator public_flat_rd */;  // a transaction that needs its place among the packets
 logic cfg_enable /* verilator public_flat_rd */;
 logic cfg_patched, cfg_ntuple, cfg_rmap, cfg_slot_mask, cfg_rps, cfg_flt_lookup;
 logic [15:0] cfg_num_rx_queues;
@@ -205,6 +212,8 @@ fs_axil_regs #(
     .ord_req(ord_req),
     .ord_grant(ord_grant),
     .ord_done(ord_done),
+    .ord_free(ord_free),
+    .ord_core(ord_core),
     .cfg_enable(cfg_enable),
     .cfg_patched(cfg_patched),
     .cfg_ntuple(cfg_ntuple),
@@ -307,18 +316,46 @@ logic [31:0] cmd_seq_reg = 32'd0;
 logic [TW-1:0] tag_next_reg = '0;
 logic [TW:0] inflight_reg /* verilator public_flat_rd */ = '0;  // gate .. output slice
 logic rec_fire;
+logic rec_accept;                        // a record leaves the RFS core
 
 // CTRL.ENABLE = 0 also closes the gate: a frame parsed before a disable waits here and takes
 // its place in the order after the next enable (the model holds frames while disabled)
-assign gate_open = cfg_enable && !ord_req && !ord_done && (inflight_reg != (TW+1)'(TAGS));
-assign ord_grant = ord_req && (inflight_reg == '0) && !init_busy;
+// A core transaction (ord_core: only fs_rfs_core commands) takes its place when it arrives
+// (core_start: cmd_seq counts it then, the gate closes for that clock only); it runs once the
+// packets ordered before it have left the core (ahead_reg), while the packets after it wait
+// at the issue stage M (their cmd_seq is above done_seq_reg) and the front end keeps filling.
+// A free transaction (ord_free: staging registers, constants) runs with the gate open:
+// packets ordered before or after it see the same state.
+logic core_start /* verilator public_flat_rd */;
+logic core_ord_reg = 1'b0;
+logic [TW:0] pre_reg = '0;               // packets past the gate, not yet out of the RFS core
+logic [TW:0] ahead_reg = '0;             // of those, ordered before the core transaction
+logic [31:0] done_seq_reg = 32'd0;       // transactions executed
+assign core_start = ord_req && ord_core && !core_ord_reg;
+assign ord_hold = ((ord_req || ord_done) && !ord_free && !ord_core) || core_start;
+assign gate_open = cfg_enable && !ord_hold && (inflight_reg != (TW+1)'(TAGS));
+assign ord_grant = ord_req && !init_busy &&
+                   (ord_free || (ord_core ? core_ord_reg && ahead_reg == '0 : inflight_reg == '0));
 
 always_ff @(posedge clk) begin
-    if (ord_done) cmd_seq_reg <= cmd_seq_reg + 32'd1;
+    if (core_start || (ord_done && !core_ord_reg)) cmd_seq_reg <= cmd_seq_reg + 32'd1;
+    if (ord_done) done_seq_reg <= done_seq_reg + 32'd1;
+    if (core_start) core_ord_reg <= 1'b1;
+    if (ord_done) core_ord_reg <= 1'b0;
+    pre_reg <= pre_reg + (TW+1)'(gate_pass) - (TW+1)'(rec_accept);
+    if (core_start) begin
+        ahead_reg <= pre_reg - (TW+1)'(rec_accept);
+    end else if (ahead_reg != '0) begin
+        ahead_reg <= ahead_reg - (TW+1)'(rec_accept);
+    end
     if (gate_pass) tag_next_reg <= tag_next_reg + TW'(1);
     inflight_reg <= inflight_reg + (TW+1)'(gate_pass) - (TW+1)'(rec_fire);
     if (rst) begin
         cmd_seq_reg <= 32'd0;
+        done_seq_reg <= 32'd0;
+        core_ord_reg <= 1'b0;
+        pre_reg <= '0;
+        ahead_reg <= '0;
         tag_next_reg <= '0;
         inflight_reg <= '0;
     end
@@ -388,9 +425,10 @@ fs_nic_front #(
     .l_ready(l_ready),
     .lut_ce(lut_ce),
     .f_stamp(f_stamp),
-    .patch_valid(fw_patch),
-    .patch_id(fw_patch_id),
-    .patch_queue(fw_patch_queue),
+    // forwarding patches the packet at the issue stage M, not at stage L
+    .patch_valid(1'b0),
+    .patch_id('0),
+    .patch_queue('0),
     .l_gate_user({l_cmd_seq, l_tag}),
     .l_user(l_user16),
     .l_class(l_class),
@@ -437,42 +475,141 @@ always_ff @(posedge clk) begin
     if (rst) host_wait_reg <= 1'b0;
 end
 
-// ---------------------------------------------------------------- packet into the RFS core
-logic rfs_in_ready, fw_go;
-logic [31:0] l_rfs_hash;
-logic l_steerable;
-// ndo_rx_flow_steer would accept it: an IP tuple, TCP or UDP, not an IPv4 fragment
-assign l_steerable = l_is_ip && (l_class != 4'(FS_PARSE_CLASS_IPV4_FRAGMENT)) &&
-                     (l_tup[TUP_W-3 -: 8] == 8'd6 || l_tup[TUP_W-3 -: 8] == 8'd17);
-// no get_rps_cpu (rps_needed off) and G2 (queue >= real_num_rx_queues) end like G4: hash 0
-assign l_rfs_hash = (cfg_rps && l_aq < cfg_num_rx_queues) ? l_hash : 32'd0;
-assign l_ready = rfs_in_ready && fw_go;
+// ---------------------------------------------------------------- stage L -> tag store
+// the packet after its lookup and LUT goes into the tag store (its slot is free: tags are
+// unique in flight) and never waits; its lookup stamp is kept with it
+logic [FWS-1:0] l_stamp_reg;
+always_ff @(posedge clk) begin
+    if (lut_ce) l_stamp_reg <= f_stamp;
+end
+assign l_ready = 1'b1;
 
 // ---------------------------------------------------------------- tag store
+// Written when a packet leaves the LUT stage: tags_drv (the steer driver's tuple), tags_rec
+// (the record's fields) and tags_iss (the issue stage: also the lookup result and stamp, so
+// a packet the RFS core flushed is presented again as it was looked up). tags_flt keeps the
+// filter state a packet entered the core with (after forwarding), for its record.
 logic ts_wr;
-logic [TS_W-1:0] ts_wr_data, ts_drv_data, ts_rec_data;
+logic [TSS_W-1:0] ts_wr_data, ts_drv_data, ts_rec_data;
+logic [TSI_W-1:0] ts_iss_data;
+logic [TSF_W-1:0] ts_flt_data;
 logic [TW-1:0] drv_tag, rec_tag;
-logic rec_accept;
+logic [FWS-1:0] ts_stamp_reg [TAGS];
 assign ts_wr = l_valid && l_ready;
-assign ts_wr_data = {l_cmd_seq, l_user16, l_class, l_tup, l_hash, l_hv, l_hit,
-                     l_hit ? 16'(l_id) : 16'd0, l_aq};
+assign ts_wr_data = {l_cmd_seq, l_user16, l_class, l_tup, l_hash, l_hv};
 
-fs_ram_sdp #(.DATA_WIDTH(TS_W), .ADDR_WIDTH(TW)) tags_drv (
+always_ff @(posedge clk) begin
+    if (ts_wr) ts_stamp_reg[l_tag] <= l_stamp_reg;
+end
+
+fs_ram_sdp #(.DATA_WIDTH(TSS_W), .ADDR_WIDTH(TW)) tags_drv (
     .clk(clk), .wr_en(ts_wr), .wr_addr(l_tag), .wr_data(ts_wr_data),
     .rd_en(1'b1), .rd_addr(drv_tag), .rd_data(ts_drv_data));
-fs_ram_sdp #(.DATA_WIDTH(TS_W), .ADDR_WIDTH(TW)) tags_rec (
+fs_ram_sdp #(.DATA_WIDTH(TSS_W), .ADDR_WIDTH(TW)) tags_rec (
     .clk(clk), .wr_en(ts_wr), .wr_addr(l_tag), .wr_data(ts_wr_data),
     .rd_en(rec_accept), .rd_addr(rec_tag), .rd_data(ts_rec_data));
 
+// ---------------------------------------------------------------- issue stage M
+// M reads the tag store in tag order (ip_reg) and presents the packet to fs_rfs_core once
+// fs_flt_forward has applied the logged filter changes since its lookup. m_flush (a driver
+// caller left the core's stage D) drops the packets behind it in the core and in M: ip_reg
+// goes back to the tag after the caller's, and they are read and scanned again.
+logic m_valid_reg /* verilator public_flat_rd */ = 1'b0;
+logic [TW-1:0] m_tag_reg;
+logic [TW-1:0] ip_reg = '0;              // next tag to read
+logic [TW:0] n_wr_reg = '0;              // written, not yet read (or read again after a flush)
+logic m_go /* verilator public_flat_rd */;
+logic m_take, rd_issue, fw_go;
+logic rfs_flush /* verilator public_flat_rd */;
+logic rfs_in_ready /* verilator public_flat_rd */;
+logic rp_busy_reg /* verilator public_flat_rd */ = 1'b0;   // flushed packets still to re-enter
+logic [TW-1:0] rp_end_reg;                // the first tag not flushed
+logic m_pat_reg = 1'b0;
+logic [FLT_ID_WIDTH-1:0] m_pid_reg;
+logic [QWID-1:0] m_pq_reg;
+
+logic [TW-1:0] rp_n;                      // packets read after the flushing caller (mod 2^TW)
+assign rp_n = ip_reg - drv_tag - TW'(1);
+assign rd_issue = (n_wr_reg != '0) && (!m_valid_reg || m_take) && !rfs_flush;
+logic [31:0] m_cmd_seq;
+logic m_seq_wait /* verilator public_flat_rd */;   // ordered after a core transaction not yet run
+// (a packet that passed the gate beside a free transaction's ord_done carries the count
+// before it: only a count above the executed ones waits)
+assign m_seq_wait = $signed(m_cmd_seq - done_seq_reg) > 0;
+assign m_go = m_valid_reg && fw_go && !m_seq_wait;
+assign m_take = m_go && rfs_in_ready;
+
+always_ff @(posedge clk) begin
+    if (rd_issue) begin
+        ip_reg <= ip_reg + TW'(1);
+        m_tag_reg <= ip_reg;
+        m_valid_reg <= 1'b1;
+        m_pat_reg <= 1'b0;
+    end else if (m_take) begin
+        m_valid_reg <= 1'b0;
+    end else if (fw_patch) begin
+        // a steer of the same tuple changed the filter after this packet's lookup
+        m_pat_reg <= 1'b1;
+        m_pid_reg <= fw_patch_id;
+        m_pq_reg <= fw_patch_queue;
+    end
+    n_wr_reg <= n_wr_reg + (TW+1)'(ts_wr) - (TW+1)'(rd_issue) + (rfs_flush ? (TW+1)'(rp_n) : '0);
+    if (rp_busy_reg && m_take && m_tag_reg + TW'(1) == rp_end_reg) rp_busy_reg <= 1'b0;
+    if (rfs_flush) begin
+        ip_reg <= drv_tag + TW'(1);
+        m_valid_reg <= 1'b0;
+        rp_end_reg <= ip_reg;
+        rp_busy_reg <= rp_n != '0;
+    end
+    if (rst) begin
+        ip_reg <= '0;
+        n_wr_reg <= '0;
+        m_valid_reg <= 1'b0;
+        m_pat_reg <= 1'b0;
+        rp_busy_reg <= 1'b0;
+    end
+end
+
+fs_ram_sdp #(.DATA_WIDTH(TSI_W), .ADDR_WIDTH(TW)) tags_iss (
+    .clk(clk), .wr_en(ts_wr), .wr_addr(l_tag),
+    .wr_data({ts_wr_data, l_hit, l_id, l_aq}),
+    .rd_en(rd_issue), .rd_addr(ip_reg), .rd_data(ts_iss_data));
+
+// the packet as it enters the RFS core
+logic [TUP_W-1:0] m_tup;
+logic [3:0] m_class;
+logic [31:0] m_hash, m_rfs_hash;
+logic m_is_ip, m_hv, m_steerable, m_s_hit, m_hit;
+logic [FLT_ID_WIDTH-1:0] m_s_id;
+logic [QWID-1:0] m_s_aq, m_fq, m_aq;
+logic [FLT_ID_WIDTH-1:0] m_id;
+logic [15:0] unused_m_hi;
+assign {m_cmd_seq, unused_m_hi, m_class, m_tup, m_hash, m_hv, m_s_hit, m_s_id, m_s_aq} = ts_iss_data;
+assign m_is_ip = (m_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT));
+assign m_hit = m_pat_reg ? (m_is_ip && cfg_flt_lookup) : m_s_hit;
+assign m_id = m_pat_reg ? m_pid_reg : m_s_id;
+// stage L gives the arrival queue (filter queue on a hit, else the LUT's); a patch cannot
+// clear a hit (an IP packet, lookups on), so without a hit the stored queue is the LUT's
+assign m_fq = m_pat_reg ? m_pq_reg : m_s_aq;
+assign m_aq = m_hit ? m_fq : m_s_aq;
+// ndo_rx_flow_steer would accept it: an IP tuple, TCP or UDP, not an IPv4 fragment
+assign m_steerable = m_is_ip && (m_class != 4'(FS_PARSE_CLASS_IPV4_FRAGMENT)) &&
+                     (m_tup[TUP_W-3 -: 8] == 8'd6 || m_tup[TUP_W-3 -: 8] == 8'd17);
+// no get_rps_cpu (rps_needed off) and G2 (queue >= real_num_rx_queues) end like G4: hash 0
+assign m_rfs_hash = (cfg_rps && m_aq < cfg_num_rx_queues) ? m_hash : 32'd0;
+
+fs_ram_sdp #(.DATA_WIDTH(TSF_W), .ADDR_WIDTH(TW)) tags_flt (
+    .clk(clk), .wr_en(m_take), .wr_addr(m_tag_reg),
+    .wr_data({m_hit, m_hit ? 16'(m_id) : 16'd0, m_aq}),
+    .rd_en(rec_accept), .rd_addr(rec_tag), .rd_data(ts_flt_data));
+
 // ---------------------------------------------------------------- filter forwarding
-logic fw_hold /* verilator public_flat_rd */;
 logic fw_scan /* verilator public_flat_rd */;
 fs_flt_forward #(
     .KEY_W(KEY_W),
     .ID_WIDTH(FLT_ID_WIDTH),
     .QUEUE_WIDTH(QWID),
-    .LOG_LOG2(FW_LOG2),
-    .CORE_DEPTH(8)
+    .LOG_LOG2(FW_LOG2)
 ) fwd (
     .clk(clk),
     .rst(rst),
@@ -486,28 +623,22 @@ fs_flt_forward #(
     .dc_queue(d_cmd_queue),
     .dr_valid(t_rsp_valid && !host_wait_reg),
     .dr_err(t_rsp_err),
-    .p_load(lut_ce),
-    .p_load_stamp(f_stamp),
-    .p_valid(l_valid),
-    .p_key({l_tup[TUP_W-1], l_tup[TUP_W-3 -: 8], l_tup[TUP_W-11 -: 128], l_tup[TUP_W-139 -: 128],
-            l_tup[31:0]}),
-    .p_hash(l_hash),
-    .p_hv(l_hv),
-    .p_zero_ports(l_is_ip && l_tup[31:0] == 32'd0),
-    .p_steerable(l_steerable),
+    .p_load(rd_issue),
+    .p_load_stamp(ts_stamp_reg[ip_reg]),
+    .p_valid(m_valid_reg),
+    .p_key({m_tup[TUP_W-1], m_tup[TUP_W-3 -: 8], m_tup[TUP_W-11 -: 128], m_tup[TUP_W-139 -: 128],
+            m_tup[31:0]}),
     .p_go(fw_go),
     .patch_valid(fw_patch),
     .patch_id(fw_patch_id),
     .patch_queue(fw_patch_queue),
-    .core_take(l_valid && l_ready),
     .core_exit(rec_accept),
-    .stat_hold(fw_hold),
     .stat_scan(fw_scan)
 );
 
 logic [63:0] hazard_stalls_reg = 64'd0;
 always_ff @(posedge clk) begin
-    if (fw_hold || fw_scan) hazard_stalls_reg <= hazard_stalls_reg + 64'd1;
+    if (fw_scan) hazard_stalls_reg <= hazard_stalls_reg + 64'd1;
     if (cnt_clear || rst) hazard_stalls_reg <= 64'd0;
 end
 
@@ -533,16 +664,18 @@ fs_rfs_core #(
     .SLOT_LOG2_MAX(SLOT_LOG2),
     .SOCK_LOG2_MAX(SOCK_LOG2),
     .RPS_POOL_LOG2(RPS_POOL_LOG2),
-    .TAG_WIDTH(TW)
+    .TAG_WIDTH(TW),
+    .FLUSH_ON_STEER(1)
 ) rfs (
     .clk(clk),
     .rst(rst),
-    .s_axis_pkt_tvalid(l_valid && fw_go),
+    .s_axis_pkt_tvalid(m_go),
     .s_axis_pkt_tready(rfs_in_ready),
-    .s_axis_pkt_hash(l_rfs_hash),
-    .s_axis_pkt_queue(RQW'(l_aq)),
-    .s_axis_pkt_steerable(l_steerable),
-    .s_axis_pkt_tag(l_tag),
+    .s_axis_pkt_hash(m_rfs_hash),
+    .s_axis_pkt_queue(RQW'(m_aq)),
+    .s_axis_pkt_steerable(m_steerable),
+    .s_axis_pkt_tag(m_tag_reg),
+    .s_axis_pkt_zkey(m_is_ip && m_tup[31:0] == 32'd0),
     .m_axis_rec_tvalid(rr_valid),
     .m_axis_rec_tready(rr_ready),
     .m_axis_rec_cpu_valid(rr_cpu_valid),
@@ -567,6 +700,7 @@ fs_rfs_core #(
     .s_drv_rsp_valid(rs_valid),
     .s_drv_rsp_ready(rs_ready),
     .s_drv_rsp_rc(rs_rc),
+    .m_flush(rfs_flush),
     .cmd_valid(rc_cmd_valid),
     .cmd_ready(rc_cmd_ready),
     .cmd_op(rc_cmd_op),
@@ -597,8 +731,8 @@ logic unused_last_id_ready;
 logic drv_busy /* verilator public_flat_rd */;
 logic [TW-1:0] unused_rsp_tag;
 
-assign dt_tup = ts_drv_data[TS_W-32-16-4-1 -: TUP_W];
-assign dt_class = ts_drv_data[TS_W-32-16-1 -: 4];
+assign dt_tup = ts_drv_data[TSS_W-32-16-4-1 -: TUP_W];
+assign dt_class = ts_drv_data[TSS_W-32-16-1 -: 4];
 assign dt_steerable = (dt_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT)) &&
                       (dt_class != 4'(FS_PARSE_CLASS_IPV4_FRAGMENT)) &&
                       (dt_tup[TUP_W-3 -: 8] == 8'd6 || dt_tup[TUP_W-3 -: 8] == 8'd17);
@@ -712,7 +846,8 @@ logic [3:0] o_class;
 logic o_hv, o_hit;
 logic [255:0] o_rec;
 logic [TUP_W-1:0] unused_o_tup;
-assign {o_cmd_seq, o_user, o_class, unused_o_tup, o_hash, o_hv, o_hit, o_id, o_queue} = ts_rec_data;
+assign {o_cmd_seq, o_user, o_class, unused_o_tup, o_hash, o_hv} = ts_rec_data;
+assign {o_hit, o_id, o_queue} = ts_flt_data;
 
 fs_record_pack rec_pack (
     .s_rec_hash(o_hash),
@@ -830,7 +965,7 @@ end
 // unused block outputs: the RFS record's slot bookkeeping, stall statistics, the driver's
 // tag echo, id read-back, lock (host commands never meet it: they run under ord_grant),
 // calls/errors (counted from records, which also see the calls fs_rfs_core answers itself)
-wire unused_top = &{1'b0, ts_drv_data[TS_W-1 -: 48], ts_drv_data[65:0], unused_drv_stall, unused_cmd_stall,
+wire unused_top = &{1'b0, ts_drv_data[TSS_W-1 -: 48], ts_drv_data[32:0], unused_m_hi, m_hv, l_is_ip, unused_drv_stall, unused_cmd_stall,
                     unused_rr_sq, unused_rr_rq, unused_rr_sf, unused_rr_rs, unused_rr_rv,
                     unused_last_id, unused_last_id_ready, unused_rsp_tag, unused_o_tup, flt_lock,
                     drv_busy, st_calls, st_errors, cfg_patched, cfg_ntuple, cfg_rmap,

@@ -14,25 +14,22 @@
 //     table runs commands between lookups, so the lookup saw every change numbered below it,
 //     and maybe the one answered in the same clock: applying a change twice is harmless).
 //   * scan: at the RFS core input the packet applies, in order, the logged changes numbered
-//     from its stamp up to the count (one per two clocks: read, compare its key) -> patch_*.
-//   * hold: a packet does not enter the core while a packet with the same hash is between
-//     the core input and its record (its steer may still change the filter); once that one's
-//     record is out, its change is in the log and the scan applies it. Same key implies same
-//     hash except for zero ports (a fragment's key has ports 0 and a hash without them): an
-//     IP packet with zero ports also waits for every steerable zero-port packet in the core.
+//     from its stamp up to the count (one per clock: read one, compare the one before) -> patch_*.
+//   * no hold: a packet behind one that steers enters the core with the state before the
+//     steer; the core drops it when the steerer leaves (fs_rfs_core m_flush) and the top
+//     presents it again from its lookup result and stamp, so this scan applies the change.
 //   * window: lookups are admitted while fewer than 2^LOG_LOG2 - 2 packets are between the
-//     lookup and their record, so a packet never needs a change the log has overwritten.
-// Stalls: stat_hold (a same-hash packet in the core) and stat_scan (changes to apply); the
-// lookup window (lk_room low) is a third, never reached at one packet per clock.
+//     lookup and their record, so a packet never needs a change the log has overwritten
+//     (a presented-again packet stays inside the window).
+// Stalls: stat_scan (changes to apply); the lookup window (lk_room low) is a second, never
+// reached at one packet per clock.
 module fs_flt_forward #(
     // filter key width {ipv6, proto, src, dst, sport, dport}
     parameter integer KEY_W = 297,
     parameter integer ID_WIDTH = 16,
     parameter integer QUEUE_WIDTH = 16,
     // change log depth (log2)
-    parameter integer LOG_LOG2 = 4,
-    // packets the RFS core holds between its input and its record, at most
-    parameter integer CORE_DEPTH = 8
+    parameter integer LOG_LOG2 = 4
 ) (
     input  wire                   clk,
     input  wire                   rst,
@@ -56,20 +53,14 @@ module fs_flt_forward #(
     input  wire [LOG_LOG2:0]      p_load_stamp,
     input  wire                   p_valid,
     input  wire [KEY_W-1:0]       p_key,
-    input  wire [31:0]            p_hash,
-    input  wire                   p_hv,            // hash valid (only those can steer)
-    input  wire                   p_zero_ports,    // an IP packet whose key has ports 0
-    input  wire                   p_steerable,     // it may call the driver
     output wire                   p_go,            // may enter the core this clock
     output wire                   patch_valid,     // the packet's filter becomes hit/id/queue
     output wire [ID_WIDTH-1:0]    patch_id,
     output wire [QUEUE_WIDTH-1:0] patch_queue,
 
     // the RFS core
-    input  wire                   core_take,       // the packet entered the core
     input  wire                   core_exit,       // a record left the core
 
-    output wire                   stat_hold,
     output wire                   stat_scan
 );
 
@@ -78,15 +69,14 @@ module fs_flt_forward #(
 localparam integer LOGN = 1 << LOG_LOG2;
 localparam integer SW = LOG_LOG2 + 1;
 localparam integer ENT_W = KEY_W + ID_WIDTH + QUEUE_WIDTH;
-localparam integer CW = (CORE_DEPTH > 1) ? $clog2(CORE_DEPTH + 1) : 1;
 localparam integer WW = LOG_LOG2 + 2;                            // window counter width
 localparam [3:0] OP_INSERT = 4'(FS_FILTER_OP_INSERT);
 localparam [3:0] OP_RETARGET = 4'(FS_FILTER_OP_RETARGET);
 localparam [3:0] E_OK = 4'(FS_FILTER_ERR_OK);
 
 `ifdef VERILATOR
-if (LOG_LOG2 < 2 || CORE_DEPTH < 1) begin : g_bad_param
-    $error("fs_flt_forward: need LOG_LOG2 >= 2 and CORE_DEPTH >= 1");
+if (LOG_LOG2 < 2) begin : g_bad_param
+    $error("fs_flt_forward: need LOG_LOG2 >= 2");
 end
 `endif
 
@@ -122,25 +112,26 @@ always_ff @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- scan
-logic [SW-1:0] sp_reg = '0;              // next change to apply
-logic sc_pend_reg = 1'b0;                // log entry sp read into sc_ent_reg
+// one change per clock: entry sp (read the clock before) is compared while entry rp = sp + 1
+// is read
+logic [SW-1:0] rp_reg = '0;              // next change to read
+logic sc_pend_reg = 1'b0;                // a log entry read into sc_ent_reg, compared now
 logic [ENT_W-1:0] sc_ent_reg;
 logic sc_match, scanning;
 
 assign sc_match = sc_pend_reg && (sc_ent_reg[ENT_W-1 -: KEY_W] == p_key);
-assign scanning = sc_pend_reg || (sp_reg != chg_cnt_reg);
+assign scanning = sc_pend_reg || (rp_reg != chg_cnt_reg);
 
 always_ff @(posedge clk) begin
     if (p_load) begin
-        sp_reg <= p_load_stamp;
+        rp_reg <= p_load_stamp;
         sc_pend_reg <= 1'b0;
     end else if (p_valid) begin
-        if (sc_pend_reg) begin
-            sp_reg <= sp_reg + SW'(1);
-            sc_pend_reg <= 1'b0;
-        end else if (sp_reg != chg_cnt_reg) begin
-            sc_ent_reg <= log_reg[sp_reg[LOG_LOG2-1:0]];
+        sc_pend_reg <= 1'b0;
+        if (rp_reg != chg_cnt_reg) begin
+            sc_ent_reg <= log_reg[rp_reg[LOG_LOG2-1:0]];
             sc_pend_reg <= 1'b1;
+            rp_reg <= rp_reg + SW'(1);
         end
     end
     if (rst) sc_pend_reg <= 1'b0;
@@ -150,58 +141,7 @@ assign patch_valid = p_valid && sc_match;
 assign patch_id = sc_ent_reg[QUEUE_WIDTH +: ID_WIDTH];
 assign patch_queue = sc_ent_reg[QUEUE_WIDTH-1:0];
 
-// ---------------------------------------------------------------- hold
-// hashes of the packets in the core, newest first; the first n are in the core
-logic [31:0] ch_hash_reg [CORE_DEPTH];
-logic [CORE_DEPTH-1:0] ch_hv_reg = '0;
-logic [CORE_DEPTH-1:0] ch_zs_reg = '0;    // steerable with zero ports
-logic [CW-1:0] n_reg = '0;
-logic [CORE_DEPTH-1:0] in_core_reg = '0;  // thermometer of n
-logic [CORE_DEPTH-1:0] in_core_m1_reg = '0;  // thermometer of n - 1 (the oldest leaving)
-logic [CORE_DEPTH-1:0] in_core, same;
-logic hold, full;
-
-always_comb begin
-    in_core = core_exit ? in_core_m1_reg : in_core_reg;
-    for (int j = 0; j < CORE_DEPTH; j++) begin
-        same[j] = in_core[j] && ch_hv_reg[j] && (ch_hash_reg[j] == p_hash);
-    end
-    full = in_core[CORE_DEPTH-1];
-    hold = (p_hv && (same != '0)) || (p_zero_ports && ((in_core & ch_zs_reg) != '0)) || full;
-end
-
-logic [CW-1:0] n_next;
-always_comb begin
-    n_next = n_reg + CW'(core_take) - CW'(core_exit);
-end
-
-always_ff @(posedge clk) begin
-    if (core_take) begin
-        ch_hash_reg[0] <= p_hash;
-        ch_hv_reg[0] <= p_hv;
-        ch_zs_reg[0] <= p_zero_ports && p_steerable;
-        for (int j = 1; j < CORE_DEPTH; j++) begin
-            ch_hash_reg[j] <= ch_hash_reg[j-1];
-            ch_hv_reg[j] <= ch_hv_reg[j-1];
-            ch_zs_reg[j] <= ch_zs_reg[j-1];
-        end
-    end
-    n_reg <= n_next;
-    for (int j = 0; j < CORE_DEPTH; j++) begin
-        in_core_reg[j] <= CW'(j) < n_next;
-        in_core_m1_reg[j] <= CW'(j + 1) < n_next;
-    end
-    if (rst) begin
-        n_reg <= '0;
-        in_core_reg <= '0;
-        in_core_m1_reg <= '0;
-        ch_hv_reg <= '0;
-        ch_zs_reg <= '0;
-    end
-end
-
-assign p_go = p_valid && !scanning && !hold;
-assign stat_hold = p_valid && !scanning && hold;
+assign p_go = p_valid && !scanning;
 assign stat_scan = p_valid && scanning;
 
 endmodule

@@ -128,6 +128,8 @@ fs_axil_regs #(
     .ord_req(),
     .ord_grant(1'b1),
     .ord_done(),
+    .ord_free(),
+    .ord_core(),
     .cfg_enable(cfg_enable),
     .cfg_patched(),
     .cfg_ntuple(),

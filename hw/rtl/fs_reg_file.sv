@@ -63,6 +63,8 @@ module fs_reg_file #(
     output wire                     ord_req,            // a complete transaction is held
     input  wire                     ord_grant,          // execute it now
     output wire                     ord_done,           // one clock per executed transaction
+    output wire                     ord_free,           // it touches nothing a packet reads or changes
+    output wire                     ord_core,           // it only runs fs_rfs_core commands
 
     // configuration
     output wire                     cfg_enable,
@@ -318,6 +320,26 @@ for (genvar i = 0; i < FS_DEC_N; i++) begin : g_dec
                             {1'b0, wa} < 15'(BASE + (IMPL << WS)) && (WS == 0 || wa[0] == BASE[0]);
     end
 end
+
+// Transactions on these registers (constants and the staging registers of the FLT, SOCK
+// and EXP commands) neither read nor change state a packet reads or changes: they need no
+// place among the packets (ord_free), only among the transactions.
+localparam logic [FS_DEC_N-1:0] FREE_SEL =
+    (FS_DEC_N'(1) << FS_REG_ID) | (FS_DEC_N'(1) << FS_REG_VERSION) |
+    (FS_DEC_N'(1) << FS_REG_CAPS0) | (FS_DEC_N'(1) << FS_REG_CAPS1) |
+    (FS_DEC_N'(1) << FS_REG_SCRATCH) | (FS_DEC_N'(1) << FS_REG_FLT_SRC) |
+    (FS_DEC_N'(1) << FS_REG_FLT_DST) | (FS_DEC_N'(1) << FS_REG_FLT_PORTS) |
+    (FS_DEC_N'(1) << FS_REG_FLT_META) | (FS_DEC_N'(1) << FS_REG_FLT_ID) |
+    (FS_DEC_N'(1) << FS_REG_FLT_QUEUE) | (FS_DEC_N'(1) << FS_REG_SOCK_INDEX) |
+    (FS_DEC_N'(1) << FS_REG_SOCK_VALUE) | (FS_DEC_N'(1) << FS_REG_EXP_QUEUE) |
+    (FS_DEC_N'(1) << FS_REG_EXP_FLOW_ID) | (FS_DEC_N'(1) << FS_REG_EXP_FILTER_ID);
+
+// These only run fs_rfs_core commands (the runtime's SOCK_CMD, HEAD_ADD, HEAD/TAIL reads and
+// EXP_CMD): the top orders them at the RFS core input (ord_core).
+localparam logic [FS_DEC_N-1:0] CORE_SEL =
+    (FS_DEC_N'(1) << FS_REG_SOCK_CMD) | (FS_DEC_N'(1) << FS_REG_HEAD_ADD) |
+    (FS_DEC_N'(1) << FS_REG_HEAD) | (FS_DEC_N'(1) << FS_REG_TAIL) |
+    (FS_DEC_N'(1) << FS_REG_EXP_CMD);
 
 logic [FS_DEC_N-1:0] sel_reg = '0;
 always_ff @(posedge clk) begin
@@ -927,6 +949,9 @@ assign ord_req = (st_reg == ST_REQ) || (st_reg == ST_RD1) || (st_reg == ST_RD2) 
                  (st_reg == ST_EXEC) || (st_reg == ST_SEQ) || (st_reg == ST_FLT) ||
                  (st_reg == ST_DONE && !init_seq_reg);
 assign ord_done = ord_done_reg;
+// valid with ord_req and ord_done (tx_addr_reg holds from ST_REQ to ST_RESP)
+assign ord_free = EN && (dec_hit & FREE_SEL) != '0;
+assign ord_core = EN && (dec_hit & CORE_SEL) != '0;
 
 assign tx_take = (st_reg == ST_IDLE) && tx_valid;
 assign rsp_valid = (st_reg == ST_DONE) && !init_seq_reg;

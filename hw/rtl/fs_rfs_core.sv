@@ -43,6 +43,9 @@
 // activity flag needs the 32-bit compare against the target table's window: D then spends
 // one clock recomputing it (explicit stall, counted by stat_hzd_stall). No other hazard
 // stalls (stat_fwd counts the forwarded views).
+// Flush (FLUSH_ON_STEER = 1): A-C only read state, so when the packet that called the
+// driver leaves D, the packets behind it are dropped and the source presents them again (m_flush): a steer may
+// have changed their filter and so their arrival queue.
 // Stalls: a driver call holds D until the response (+1 clock, +1 more when the old slot's
 // filter must be cleared: the second slot write); stat_drv_stall counts those clocks.
 // Commands: accepted only when the pipeline is empty (packets are held off while cmd_valid
@@ -63,7 +66,10 @@ module fs_rfs_core #(
     // log2 of the rps_map CPU pool shared by the queues (1..16)
     parameter integer RPS_POOL_LOG2 = 12,
     // opaque per-packet tag width
-    parameter integer TAG_WIDTH = 16
+    parameter integer TAG_WIDTH = 16,
+    // 1: empty A-C when a driver caller leaves D (m_flush); the source must present the
+    // dropped packets again (the engine top replays them from its tag store)
+    parameter integer FLUSH_ON_STEER = 0
 ) (
     input  wire                      clk,
     input  wire                      rst,
@@ -75,6 +81,7 @@ module fs_rfs_core #(
     input  wire [QW-1:0]             s_axis_pkt_queue,      // arrival RX queue
     input  wire                      s_axis_pkt_steerable,  // driver would accept (TCP/UDP, no frag)
     input  wire [TAG_WIDTH-1:0]      s_axis_pkt_tag,
+    input  wire                      s_axis_pkt_zkey,       // its filter key has ports 0 (flush)
 
     // per-packet records
     output wire                      m_axis_rec_tvalid,
@@ -103,6 +110,11 @@ module fs_rfs_core #(
     input  wire                      s_drv_rsp_valid,
     output wire                      s_drv_rsp_ready,
     input  wire [31:0]               s_drv_rsp_rc,          // signed: id >= 0 or -errno
+    // the packet that called the driver leaves D while one behind it in A-C may share its
+    // filter key (same hash, or both keys with ports 0): A-C are emptied (they looked their
+    // filter up before the steer; the source presents them again from the one after
+    // m_drv_req_tag) and no packet is accepted in this clock
+    output wire                      m_flush,
 
     // host commands (one at a time; ops below)
     input  wire                      cmd_valid,
@@ -309,6 +321,7 @@ logic [30:0] a_prod_reg;          // (h * 0x61C88647) >> 1 (hash_32, spec 6.4)
 logic [QW-1:0] a_queue_reg;
 logic a_steer_reg;
 logic [TAG_WIDTH-1:0] a_tag_reg;
+logic a_zkey_reg;
 logic [PL-1:0] a_pidx_reg;        // G6 pool index: BASE + reciprocal_scale(h, LEN)
 logic [4:0] a_log_reg;            // tbl_log[queue]
 // stage B
@@ -318,6 +331,7 @@ logic [30:0] b_prod_reg;
 logic [QW-1:0] b_queue_reg;
 logic b_steer_reg;
 logic [TAG_WIDTH-1:0] b_tag_reg;
+logic b_zkey_reg;
 logic [SL-1:0] b_rslot_reg;
 logic [KL-1:0] b_sidx_reg;
 logic [PL-1:0] b_pidx_reg;
@@ -328,6 +342,7 @@ logic [31:0] c_hash_reg;
 logic [QW-1:0] c_queue_reg;
 logic c_steer_reg;
 logic [TAG_WIDTH-1:0] c_tag_reg;
+logic c_zkey_reg;
 logic [SL-1:0] c_rslot_reg;
 logic [SW-1:0] c_r_reg;           // R view (forwarded)
 logic c_ident_reg;                // G5b hit
@@ -344,6 +359,7 @@ logic [31:0] d_hash_reg;
 logic [QW-1:0] d_queue_reg;
 logic d_steer_reg;
 logic [TAG_WIDTH-1:0] d_tag_reg;
+logic d_zkey_reg;
 logic [SL-1:0] d_rslot_reg;
 logic [15:0] d_next_reg;
 logic [QW-1:0] d_tq_reg;
@@ -395,6 +411,7 @@ logic [31:0] stat_hzd_stall_reg = 32'd0;
 logic pipe_empty, out_free, d_fin, d_free, c_adv, c_free, b_adv, b_free, a_adv, a_free;
 logic pkt_accept, cmd_accept;
 logic d_done;                     // D's work is complete this clock (needs out_free too)
+logic flush;
 
 assign pipe_empty = !a_valid_reg && !b_valid_reg && !c_valid_reg && !d_valid_reg;
 assign out_free = !rec_valid_reg || m_axis_rec_tready;
@@ -406,7 +423,7 @@ assign b_adv = b_valid_reg && c_free;
 assign b_free = !b_valid_reg || b_adv;
 assign a_adv = a_valid_reg && b_free;
 assign a_free = !a_valid_reg || a_adv;
-assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE) && !cmd_valid && !rst;
+assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE) && !cmd_valid && !rst && !flush;
 assign pkt_accept = s_axis_pkt_tvalid && s_axis_pkt_tready;
 assign cmd_ready = (cs_reg == CS_IDLE) && pipe_empty && !rst;
 assign cmd_accept = cmd_valid && cmd_ready;
@@ -634,6 +651,15 @@ assign m_drv_req_flow_id = d_pslot_reg;
 assign m_drv_req_hash = d_hash_reg;
 assign m_drv_req_tag = d_tag_reg;
 assign s_drv_rsp_ready = d_valid_reg && xs_reg == XS_WAIT;
+// a packet behind D that may share D's filter key (same key: same hash, unless ports 0)
+logic kin_a, kin_b, kin_c;
+always_comb begin
+    kin_a = a_valid_reg && (a_hash_reg == d_hash_reg || (a_zkey_reg && d_zkey_reg));
+    kin_b = b_valid_reg && (b_hash_reg == d_hash_reg || (b_zkey_reg && d_zkey_reg));
+    kin_c = c_valid_reg && (c_hash_reg == d_hash_reg || (c_zkey_reg && d_zkey_reg));
+end
+assign flush = (FLUSH_ON_STEER != 0) && d_fin && d_drv_ext && (kin_a || kin_b || kin_c);
+assign m_flush = flush;
 
 // ---------------------------------------------------------------- forwarding into D
 // A packet enters D only in a clock where D is empty or finishes; the write D makes in that
@@ -817,6 +843,7 @@ always_ff @(posedge clk) begin
             a_queue_reg <= s_axis_pkt_queue;
             a_steer_reg <= s_axis_pkt_steerable;
             a_tag_reg <= s_axis_pkt_tag;
+            a_zkey_reg <= s_axis_pkt_zkey;
             a_pidx_reg <= in_pidx;
             a_log_reg <= tbl_log_reg[s_axis_pkt_queue];
         end
@@ -830,6 +857,7 @@ always_ff @(posedge clk) begin
             b_queue_reg <= a_queue_reg;
             b_steer_reg <= a_steer_reg;
             b_tag_reg <= a_tag_reg;
+            b_zkey_reg <= a_zkey_reg;
             b_rslot_reg <= a_rslot;
             b_sidx_reg <= a_sidx;
             b_pidx_reg <= a_pidx_reg;
@@ -847,6 +875,7 @@ always_ff @(posedge clk) begin
             c_queue_reg <= b_queue_reg;
             c_steer_reg <= b_steer_reg;
             c_tag_reg <= b_tag_reg;
+            c_zkey_reg <= b_zkey_reg;
             c_rslot_reg <= b_rslot_reg;
             c_ident_reg <= b_ident_hit;
             c_next_reg <= b_next;
@@ -869,6 +898,7 @@ always_ff @(posedge clk) begin
             d_queue_reg <= c_queue_reg;
             d_steer_reg <= c_steer_reg;
             d_tag_reg <= c_tag_reg;
+            d_zkey_reg <= c_zkey_reg;
             d_rslot_reg <= c_rslot_reg;
             d_next_reg <= c_next_reg;
             d_tq_reg <= c_tq_reg;
@@ -912,6 +942,13 @@ always_ff @(posedge clk) begin
             d_w2_done_reg <= 1'b1;
         end
     end
+    if (flush) begin
+        a_valid_reg <= 1'b0;
+        b_valid_reg <= 1'b0;
+        c_valid_reg <= 1'b0;
+        d_valid_reg <= 1'b0;
+        d_p_unk_reg <= 1'b0;
+    end
 
     // enqueue (spec 5): tail + 1 becomes the tail; head - (tail + 1) drops by one
     if (d_fin && d_cpu_any) begin
@@ -950,7 +987,7 @@ always_ff @(posedge clk) begin
     if (d_valid_reg && d_p_unk_reg) begin
         stat_hzd_stall_reg <= stat_hzd_stall_reg + 32'd1;
     end
-    if (s_axis_pkt_tvalid && !s_axis_pkt_tready && a_free) begin
+    if (s_axis_pkt_tvalid && !s_axis_pkt_tready && a_free && !flush) begin
         stat_cmd_stall_reg <= stat_cmd_stall_reg + 32'd1;
     end
     if ((b_adv && b_r_fwd) || (c_adv && (c_p_fwd || w_hit_r || w_hit_p)) ||

@@ -122,7 +122,7 @@ SC_MODULE(RfsBench) {
   sc_in<bool> clk;
 
   // DUT signals (names as the ports without the m_axis_/s_axis_ prefixes)
-  sc_signal<bool> rst, pkt_valid, pkt_ready, pkt_steerable;
+  sc_signal<bool> rst, pkt_valid, pkt_ready, pkt_steerable, pkt_zkey, flush;
   sc_signal<uint32_t> pkt_hash, pkt_queue, pkt_tag;
   sc_signal<bool> rec_valid, rec_ready, rec_cpu_valid, rec_steer, rec_rflow_valid;
   sc_signal<uint32_t> rec_cpu, rec_path, rec_gate, rec_steer_queue, rec_steer_flow_id,
@@ -157,6 +157,7 @@ SC_MODULE(RfsBench) {
     dut.s_axis_pkt_queue(pkt_queue);
     dut.s_axis_pkt_steerable(pkt_steerable);
     dut.s_axis_pkt_tag(pkt_tag);
+    dut.s_axis_pkt_zkey(pkt_zkey);  // FLUSH_ON_STEER is 0 here: never read
     dut.m_axis_rec_tvalid(rec_valid);
     dut.m_axis_rec_tready(rec_ready);
     dut.m_axis_rec_cpu_valid(rec_cpu_valid);
@@ -181,6 +182,7 @@ SC_MODULE(RfsBench) {
     dut.s_drv_rsp_valid(drsp_valid);
     dut.s_drv_rsp_ready(drsp_ready);
     dut.s_drv_rsp_rc(drsp_rc);
+    dut.m_flush(flush);
     dut.cmd_valid(cmd_valid);
     dut.cmd_ready(cmd_ready);
     dut.cmd_op(cmd_op);

@@ -236,6 +236,8 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     const bool beat_last = beat_fire && m->s_axis_tlast;
     probe_clock(root()->fs_engine_top__DOT__gate_pass, gate_loss(), beat_fire);
     if (root()->fs_engine_top__DOT__fw_patch) ++probe.filter_patches;
+    if (root()->fs_engine_top__DOT__rfs_flush) ++probe.flushes;
+    if (root()->fs_engine_top__DOT__core_start) ++probe.core_transactions;
     const bool rec_fire = m->m_axis_rec_tvalid && m->m_axis_rec_tready;
     if (m->m_axis_rec_tvalid && !m->m_axis_rec_tready) ++rec_stalls;
     if (rec_fire) records.push_back(decode_record());
@@ -286,12 +288,14 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
   GateLoss gate_loss() const {
     const auto* t = root();
     if (!t->fs_engine_top__DOT__cfg_enable) return GateLoss::kDisabled;
-    if (t->fs_engine_top__DOT__ord_req || t->fs_engine_top__DOT__ord_done) return GateLoss::kTransaction;
+    if (t->fs_engine_top__DOT__ord_hold) return GateLoss::kTransaction;
     if (!t->fs_engine_top__DOT__q_valid) return GateLoss::kIdle;
     if (t->fs_engine_top__DOT__inflight_reg >= inflight_max) return GateLoss::kTags;
-    if (t->fs_engine_top__DOT__l_valid && !t->fs_engine_top__DOT__l_ready) {
+    if (t->fs_engine_top__DOT__rp_busy_reg) return GateLoss::kReplay;
+    if (t->fs_engine_top__DOT__m_valid_reg && t->fs_engine_top__DOT__m_seq_wait) return GateLoss::kTransaction;
+    if (t->fs_engine_top__DOT__m_valid_reg &&
+        !(t->fs_engine_top__DOT__m_go && t->fs_engine_top__DOT__rfs_in_ready)) {
       if (t->fs_engine_top__DOT__fw_scan) return GateLoss::kFwdScan;
-      if (t->fs_engine_top__DOT__fw_hold) return GateLoss::kFilterHazard;
       return t->fs_engine_top__DOT__rq_valid || t->fs_engine_top__DOT__drv_busy ? GateLoss::kSteer
                                                                                   : GateLoss::kRfsStall;
     }
@@ -426,7 +430,7 @@ const char* gate_loss_name(GateLoss l) {
     case GateLoss::kDisabled: return "disabled";
     case GateLoss::kTransaction: return "transaction";
     case GateLoss::kTags: return "tags";
-    case GateLoss::kFilterHazard: return "filter_hazard";
+    case GateLoss::kReplay: return "replay";
     case GateLoss::kFwdScan: return "fwd_scan";
     case GateLoss::kFwdWindow: return "fwd_window";
     case GateLoss::kSteer: return "steer";

@@ -44,7 +44,7 @@ enum class GateLoss {
   kDisabled,      // CTRL.ENABLE = 0
   kTransaction,   // gate closed for a register transaction (ord_req / ord_done)
   kTags,          // 2^TAG_LOG2 packets in flight
-  kFilterHazard,  // a packet held for a same-hash packet in flight (fs_flt_forward: in the core)
+  kReplay,        // packets a steer flushed from fs_rfs_core are presented again (issue stage)
   kFwdScan,       // fs_flt_forward applying logged filter changes to the packet at the core input
   kSteer,         // fs_rfs_core not ready while a steer waits for the driver (request or busy)
   kRfsStall,      // fs_rfs_core not ready otherwise (its slot hazard stall, record back-pressure)
@@ -63,6 +63,8 @@ struct PipeProbe {
   std::array<uint64_t, size_t(GateLoss::kCount)> lost{};
   uint64_t beats = 0, beat_clocks = 0;  // input beats accepted; first..last accepted beat
   uint64_t filter_patches = 0;          // fs_flt_forward: packets given a changed filter
+  uint64_t flushes = 0;                 // fs_rfs_core m_flush: packets behind a steer presented again
+  uint64_t core_transactions = 0;       // transactions ordered at the RFS core input (ord_core)
   double packets_per_clock() const { return clocks ? double(packets) / double(clocks) : 0.0; }
   double beats_per_clock() const { return beat_clocks ? double(beats) / double(beat_clocks) : 0.0; }
 };

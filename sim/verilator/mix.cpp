@@ -231,6 +231,7 @@ void MixRun::measure(MixResult& res) {
   });
   sim.probe_start();
   Flow* moving = spec_.move_every ? &flows_[0] : nullptr;
+  uint64_t owed = 0;  // host transactions due, not yet issued
   const uint32_t cpus = std::min<uint32_t>(kCpus, 1u << caps_.cpu_log2);
   for (uint64_t n = 0; n < o_.packets && sb_.ok(); ++n) {
     if (moving && n && n % spec_.move_every == 0) {
@@ -241,9 +242,16 @@ void MixRun::measure(MixResult& res) {
       sock_write(*moving);
       wr(r::EVT_POP::kAddr, r::EVT_POP::POP.put(1));
     }
-    if (o_.txn_every && n && n % o_.txn_every == 0) host_transaction();
+    // one transaction per txn_every packets, issued while the frame queue is full: frames
+    // come from the wire and keep arriving while the host's master waits for its answer
+    if (o_.txn_every && n && n % o_.txn_every == 0) ++owed;
     send(frame(flows_[next_flow()]));
+    if (owed && sim.frames_pending() >= kQueued) {
+      host_transaction();
+      --owed;
+    }
   }
+  for (; owed && sb_.ok(); --owed) host_transaction();
   // the probe window closes at the last packet through the gate: run until all are through
   while (sim.frames_pending() && sb_.ok()) sb_.step(4);
   sb_.step(64);

@@ -84,7 +84,7 @@ std::string Mismatch::format(uint64_t seed, const std::string& rerun) const {
 
 const std::vector<std::string>& Scoreboard::hazard_bins() {
   static const std::vector<std::string> bins = {
-      "hazard_gate_stall",      // HAZARD_STALLS > 0: a packet held at the lookup for a same-hash one
+      "hazard_gate_stall",      // HAZARD_STALLS > 0: a packet at the issue stage applied logged filter changes
       "rfs_forward",            // RFS_FWD > 0: fs_rfs_core forwarded a slot/sock/CPU value
       "rfs_hazard_stall",       // RFS_HZD_STALL > 0: fs_rfs_core stalled on a hazard
       "same_slot_back_to_back", // consecutive packets on one flow-table slot, both in flight
