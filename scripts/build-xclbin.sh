@@ -121,9 +121,9 @@ GEN="$OUT/gen"
 mkdir -p "$GEN"
 XCLBIN="$OUT/flowsteer.$TARGET.xclbin"
 
-step "register map -> $GEN/flowsteer_regs.vh, $GEN/regs.tcl"
+step "register map -> $GEN/flowsteer_regs.vh, $GEN/regs.tcl, $GEN/fs_layouts.h"
 python3 "$ROOT/scripts/gen_regs.py" "$ROOT/hw/regs/flowsteer_regs.json" --vh "$GEN/flowsteer_regs.vh" \
-  --tcl "$GEN/regs.tcl"
+  --tcl "$GEN/regs.tcl" --layouts-h "$GEN/fs_layouts.h"
 
 # link configuration: the board's cfg with the platform line naming the .xpfm found above
 {
@@ -141,7 +141,7 @@ run vivado -mode batch -nojournal -log "$OUT/package_xo.log" -source "$ALVEO/pac
 for k in fs_mm2s fs_s2mm; do
   step "compile the data mover $k -> $OUT/$k.xo"
   run v++ -c -t "$TARGET" --platform "$XPFM" -k "$k" --temp_dir "$OUT/_x.$k" --log_dir "$OUT/logs" \
-    -o "$OUT/$k.xo" "$ALVEO/$k.cpp"
+    -I "$GEN" -o "$OUT/$k.xo" "$ALVEO/$k.cpp"
 done
 
 step "link -> $XCLBIN ($TARGET, $(basename "$XPFM" .xpfm))"

@@ -4,11 +4,14 @@
 // Buffer layout: layout MM2S_HDR of hw/regs/flowsteer_regs.json (the host writes it with
 // the generated regs::pack_mm2s_hdr, host/src/xrt/movers.cpp): per frame one 64-byte header
 // word (LEN, TUSER) and ceil(LEN / 64) data words; the last beat's tkeep marks the bytes
-// present; LEN 0 ends the list early. The field positions below must match MM2S_HDR (this
-// file is compiled by Vitis HLS only, which does not see the generated C++ header).
+// present; LEN 0 ends the list early. The field positions come from fs_layouts.h, which
+// scripts/gen_regs.py --layouts-h generates from the same map (scripts/build-xclbin.sh passes
+// its folder to v++ -I).
 #include <ap_axi_sdata.h>
 #include <ap_int.h>
 #include <hls_stream.h>
+
+#include "fs_layouts.h"
 
 typedef ap_axiu<512, 16, 0, 0> frame_beat;
 
@@ -23,7 +26,8 @@ extern "C" void fs_mm2s(const ap_uint<512>* frames, unsigned int nframes,
 frame_loop:
   for (unsigned int f = 0; f < nframes; ++f) {
     const ap_uint<512> hdr = frames[word++];
-    const unsigned int len = hdr.range(15, 0);
+    const unsigned int len =
+        hdr.range(FS_MM2S_HDR_LEN_LSB + FS_MM2S_HDR_LEN_WIDTH - 1, FS_MM2S_HDR_LEN_LSB);
     if (len == 0) break;
     const unsigned int beats = (len + 63) / 64;
     const unsigned int tail = len % 64;
@@ -37,7 +41,7 @@ frame_loop:
       if (last && tail != 0) keep = (ap_uint<64>(1) << tail) - 1;
       v.keep = keep;
       v.strb = keep;
-      v.user = hdr.range(31, 16);
+      v.user = hdr.range(FS_MM2S_HDR_TUSER_LSB + FS_MM2S_HDR_TUSER_WIDTH - 1, FS_MM2S_HDR_TUSER_LSB);
       v.last = last;
       out.write(v);
     }

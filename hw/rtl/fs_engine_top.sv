@@ -331,9 +331,13 @@ logic core_ord_reg = 1'b0;
 logic [TW:0] pre_reg = '0;               // packets past the gate, not yet out of the RFS core
 logic [TW:0] ahead_reg = '0;             // of those, ordered before the core transaction
 logic [31:0] done_seq_reg = 32'd0;       // transactions executed
-assign core_start = ord_req && ord_core && !core_ord_reg;
+// offer_reg: a frame offered to fs_hash and not yet taken keeps the gate open until it is
+// (AXI4-Stream: valid is never withdrawn); it passes before the transaction that closed the
+// gate (inflight_reg and ahead_reg count it), and a core transaction starts only after it.
+logic offer_reg = 1'b0;
+assign core_start = ord_req && ord_core && !core_ord_reg && !offer_reg;
 assign ord_hold = ((ord_req || ord_done) && !ord_free && !ord_core) || core_start;
-assign gate_open = cfg_enable && !ord_hold && (inflight_reg != (TW+1)'(TAGS));
+assign gate_open = offer_reg || (cfg_enable && !ord_hold && (inflight_reg != (TW+1)'(TAGS)));
 assign ord_grant = ord_req && !init_busy &&
                    (ord_free || (ord_core ? core_ord_reg && ahead_reg == '0 : inflight_reg == '0));
 
@@ -350,6 +354,7 @@ always_ff @(posedge clk) begin
     end
     if (gate_pass) tag_next_reg <= tag_next_reg + TW'(1);
     inflight_reg <= inflight_reg + (TW+1)'(gate_pass) - (TW+1)'(rec_fire);
+    offer_reg <= q_valid && gate_open && !gate_pass;
     if (rst) begin
         cmd_seq_reg <= 32'd0;
         done_seq_reg <= 32'd0;
@@ -358,6 +363,7 @@ always_ff @(posedge clk) begin
         ahead_reg <= '0;
         tag_next_reg <= '0;
         inflight_reg <= '0;
+        offer_reg <= 1'b0;
     end
 end
 
