@@ -213,7 +213,7 @@ TEST(IceRuntime, RpsCpusWrittenLiveMapsOnlyOnlineCpus) {
   driver::EngineSetup s = setup();
   s.rps_flow_cnt = 0;  // no slot tables, no sock table: RPS only
   std::vector<runs::KnobChange> ch = {{0, Kind::kCpuOnline, 6, 0}};
-  for (uint32_t q = 0; q < 16; ++q) ch.push_back({0, Kind::kRpsCpus, q, 0x00F0});
+  for (uint32_t q = 0; q < 16; ++q) ch.push_back({0, Kind::kRpsCpus, q, 0, {0x00F0}});
   ch.push_back({200, Kind::kCpuOnline, 6, 1});
   const auto rep = run_all(s, workload(ch, 0.3, 0.3));
   uint64_t mapped = 0;

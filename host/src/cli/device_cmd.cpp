@@ -1,4 +1,5 @@
 // flowsteer device: the host runtime on a backend.
+#include <cctype>
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -37,6 +38,39 @@ engine::EngineCaps card_caps(bus::RegisterBus& bus) {
 }
 
 
+// A cpumask as sysfs takes it (bitmap_parse): hex digits, most significant first, optionally
+// in comma-separated 32-bit groups ("ff", "1,00000000"); an optional 0x. 32-bit groups out,
+// group 0 = CPUs 0-31.
+std::vector<uint32_t> parse_cpumask(const std::string& text) {
+  const std::string what = "--change rps_cpus=" + quote(text);
+  std::string v = text.rfind("0x", 0) == 0 ? text.substr(2) : text;
+  std::vector<std::string> groups(1);
+  for (char ch : v) {
+    if (ch == ',') {
+      groups.emplace_back();
+    } else if (std::isxdigit(static_cast<unsigned char>(ch))) {
+      groups.back() += ch;
+    } else {
+      throw UsageError(what + ": not a hex cpumask");
+    }
+  }
+  if (groups.size() > 1)
+    for (const auto& g : groups)
+      if (g.empty() || g.size() > 8) throw UsageError(what + ": a comma group holds 1 to 8 hex digits");
+  if (groups.size() == 1 && groups[0].empty()) throw UsageError(what + ": not a hex cpumask");
+  std::string digits;  // groups of a comma form are 8 digits wide each
+  for (size_t i = 0; i < groups.size(); ++i)
+    digits += (groups.size() > 1 && i > 0 ? std::string(8 - groups[i].size(), '0') : "") + groups[i];
+  if (digits.size() > 65536 / 4) throw UsageError(what + ": more than 65536 CPUs");
+  std::vector<uint32_t> mask((digits.size() + 7) / 8, 0);
+  for (size_t i = 0; i < digits.size(); ++i) {  // digit i from the right is bits 4i..4i+3
+    const char ch = digits[digits.size() - 1 - i];
+    const uint32_t d = uint32_t(std::isdigit(static_cast<unsigned char>(ch)) ? ch - '0' : std::tolower(ch) - 'a' + 10);
+    mask[i / 8] |= d << (4 * (i % 8));
+  }
+  return mask;
+}
+
 // --change KNOB=VALUE@MS: ntuple=on|off, cpu<N>/online=0|1, rx-<Q>/rps_flow_cnt=N,
 // rx-<Q>/rps_cpus=HEX, rps_sock_flow_entries=N, engine=reset (a fault). UsageError (one line) for anything else.
 runs::KnobChange parse_change(const std::string& text) {
@@ -69,8 +103,7 @@ runs::KnobChange parse_change(const std::string& text) {
   } else if (knob.rfind("rx-", 0) == 0 && knob.size() > 12 && knob.compare(knob.size() - 9, 9, "/rps_cpus") == 0) {
     c.kind = Kind::kRpsCpus;
     c.index = uint32_t(parse_u64(knob.substr(3, knob.size() - 12), "--change RX queue", 65535));
-    const std::string hex = value.rfind("0x", 0) == 0 ? value : "0x" + value;  // a cpumask in hex, as sysfs takes it
-    c.value = parse_u64(hex, "--change rps_cpus (hex cpumask, CPUs 0-63)");
+    c.mask = parse_cpumask(value);
   } else {
     throw UsageError("--change " + quote(knob) +
                      ": not a knob (ntuple, cpu<N>/online, rx-<Q>/rps_flow_cnt, rx-<Q>/rps_cpus, rps_sock_flow_entries, engine)");

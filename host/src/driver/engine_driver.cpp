@@ -228,13 +228,17 @@ void EngineDriver::write_rps_map(uint32_t queue, const std::vector<uint16_t>& cp
   rps_maps_[queue] = cpus;
 }
 
-std::vector<uint16_t> EngineDriver::set_rps_cpus(uint32_t queue, uint64_t mask) {
+std::vector<uint16_t> EngineDriver::set_rps_cpus(uint32_t queue, const std::vector<uint32_t>& mask) {
   if (queue >= num_rx_queues_)
     throw KnobError(-ENOENT, "rx-" + num(queue) + " has no rps_cpus: the device has " + num(num_rx_queues_) +
                                  " RX queues (-ENOENT)");
   std::vector<uint16_t> cpus;  // for_each_cpu_and(mask, cpu_online_mask)
-  for (uint32_t c = 0; c < 64 && c < nr_cpu_ids_; ++c)
-    if ((mask >> c & 1) && (bus_.read32(r::CPU_ONLINE::addr(c / 32)) >> (c % 32) & 1)) cpus.push_back(uint16_t(c));
+  for (uint32_t w = 0; w < mask.size() && w * 32 < nr_cpu_ids_; ++w) {
+    if (mask[w] == 0) continue;
+    const uint32_t online = bus_.read32(r::CPU_ONLINE::addr(w));
+    for (uint32_t b = 0; b < 32 && w * 32 + b < nr_cpu_ids_; ++b)
+      if ((mask[w] >> b & 1) && (online >> b & 1)) cpus.push_back(uint16_t(w * 32 + b));
+  }
   write_rps_map(queue, cpus);
   return cpus;
 }

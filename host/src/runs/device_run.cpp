@@ -241,7 +241,7 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
           drv.set_rps_flow_cnt(c.index, c.value);
           break;
         case KnobChange::Kind::kRpsCpus:
-          drv.set_rps_cpus(c.index, c.value);
+          drv.set_rps_cpus(c.index, c.mask);
           break;
         case KnobChange::Kind::kEngineReset:
           port.reset_engine();

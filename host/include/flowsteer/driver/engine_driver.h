@@ -89,7 +89,8 @@ class EngineDriver : public EngineControl {
   // are online now (CPU_ONLINE), in CPU order; none: no map. A queue the device does not
   // have: -ENOENT. The map goes to the pool at queue * nr_cpu_ids (SLVERR, a DeviceError,
   // if the engine's pool is smaller). Returns the map's CPUs (what sysfs reads back).
-  std::vector<uint16_t> set_rps_cpus(uint32_t queue, uint64_t mask);
+  // mask: the cpumask as sysfs writes it, 32-bit groups, group 0 = CPUs 0-31
+  std::vector<uint16_t> set_rps_cpus(uint32_t queue, const std::vector<uint32_t>& mask);
   const std::vector<uint16_t>& rps_cpus(uint32_t queue) const;  // as last written
   // rps_record_sock_flow from recvmsg on `cpu`: nothing for hash 0 or without a table;
   // the entry is written only if it differs (the kernel's READ_ONCE/WRITE_ONCE). A CPU

@@ -24,7 +24,8 @@ struct KnobChange {
   uint64_t at_ms = 0;  // applied after the work of this millisecond
   Kind kind = Kind::kNtuple;
   uint32_t index = 0;  // CPU (kCpuOnline) or RX queue (kRpsFlowCnt, kRpsCpus)
-  uint64_t value = 0;  // on/off, rps_flow_cnt, rps_sock_flow_entries, rps_cpus mask
+  uint64_t value = 0;  // on/off, rps_flow_cnt, rps_sock_flow_entries
+  std::vector<uint32_t> mask;  // rps_cpus: 32-bit groups, group 0 = CPUs 0-31
 };
 
 struct DeviceWorkload {
