@@ -335,6 +335,8 @@ logic [31:0] done_seq_reg = 32'd0;       // transactions executed
 // (AXI4-Stream: valid is never withdrawn); it passes before the transaction that closed the
 // gate (inflight_reg and ahead_reg count it), and a core transaction starts only after it.
 logic offer_reg = 1'b0;
+logic [31:0] offer_seq_reg = 32'd0;      // the offered frame's cmd_seq, held with it (a free
+                                         // transaction may count meanwhile: they commute)
 assign core_start = ord_req && ord_core && !core_ord_reg && !offer_reg;
 assign ord_hold = ((ord_req || ord_done) && !ord_free && !ord_core) || core_start;
 assign gate_open = offer_reg || (cfg_enable && !ord_hold && (inflight_reg != (TW+1)'(TAGS)));
@@ -355,6 +357,7 @@ always_ff @(posedge clk) begin
     if (gate_pass) tag_next_reg <= tag_next_reg + TW'(1);
     inflight_reg <= inflight_reg + (TW+1)'(gate_pass) - (TW+1)'(rec_fire);
     offer_reg <= q_valid && gate_open && !gate_pass;
+    if (!offer_reg) offer_seq_reg <= cmd_seq_reg;
     if (rst) begin
         cmd_seq_reg <= 32'd0;
         done_seq_reg <= 32'd0;
@@ -364,6 +367,7 @@ always_ff @(posedge clk) begin
         tag_next_reg <= '0;
         inflight_reg <= '0;
         offer_reg <= 1'b0;
+        offer_seq_reg <= 32'd0;
     end
 end
 
@@ -420,7 +424,7 @@ fs_nic_front #(
     .s_axis_tuser(s_axis_tuser),
     .q_valid(q_valid),
     .gate_open(gate_open),
-    .gate_user({cmd_seq_reg, tag_next_reg}),
+    .gate_user({offer_reg ? offer_seq_reg : cmd_seq_reg, tag_next_reg}),
     .gate_pass(gate_pass),
     .g_valid(g_valid),
     .lk_admit(fw_lk_room),

@@ -137,6 +137,17 @@ logic [USER_WIDTH-1:0] p_user;
 logic parser_tready;
 
 // the parser's extras (VLAN tags, offsets, length) are not part of the front end's record
+// CTRL.ENABLE = 0 stops frames at the parser; a beat offered before it and not yet taken stays
+// offered until taken (AXI4-Stream: valid is never withdrawn). The order gate after the parser
+// also closes on disable, so that frame still takes its place after the next enable.
+logic in_offer_reg = 1'b0;
+logic in_open;
+assign in_open = cfg_enable || in_offer_reg;
+always_ff @(posedge clk) begin
+    in_offer_reg <= s_axis_tvalid && in_open && !parser_tready;
+    if (rst) in_offer_reg <= 1'b0;
+end
+
 /* verilator lint_off PINCONNECTEMPTY */
 fs_parser #(
     .DATA_WIDTH(DATA_WIDTH),
@@ -146,7 +157,7 @@ fs_parser #(
     .rst(rst),
     .s_axis_tdata(s_axis_tdata),
     .s_axis_tkeep(s_axis_tkeep),
-    .s_axis_tvalid(s_axis_tvalid && cfg_enable),
+    .s_axis_tvalid(s_axis_tvalid && in_open),
     .s_axis_tready(parser_tready),
     .s_axis_tlast(s_axis_tlast),
     .s_axis_tuser(s_axis_tuser),
@@ -168,7 +179,7 @@ fs_parser #(
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
-assign s_axis_tready = parser_tready && cfg_enable;
+assign s_axis_tready = parser_tready && in_open;
 
 logic [REC_USER_WIDTH-1:0] p_user_k;
 always_comb begin
