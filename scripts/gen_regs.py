@@ -254,6 +254,22 @@ def gen_vh(m, regs, enums):
         o.append(f"localparam integer FS_DEC_{n}_W = {w};  // {d}")
         o.append(f"localparam [{total - 1}:0] FS_DEC_{n} = {lit};")
     o.append("/* verilator lint_on UNUSEDPARAM */")
+    # the sizing rule, once for the RTL (fs_reg_file's decode, the formal AXI4-Lite check)
+    sizes = [z["name"] for z in m.get("sizes", [])]
+    args = ", ".join(f"input integer {z.lower()}" for z in sizes)
+    o.append("// elements of decode entry i a build implements, given its sizes: an array bounded")
+    o.append("// by a size holds at most ceil(2^size / entries per element) elements")
+    o.append(f"function automatic integer fs_dec_impl(input integer i, {args});")
+    o.append("    integer cnt, bd, per, lg, nb;")
+    o.append("    cnt = 32'(FS_DEC_COUNT[FS_DEC_COUNT_W*i +: FS_DEC_COUNT_W]);")
+    o.append("    bd = 32'(FS_DEC_BOUND[FS_DEC_BOUND_W*i +: FS_DEC_BOUND_W]);")
+    o.append("    per = 32'(FS_DEC_BOUND_PER_LOG2[FS_DEC_BOUND_PER_LOG2_W*i +: FS_DEC_BOUND_PER_LOG2_W]);")
+    o.append("    lg = 0;")
+    for z in sizes:
+        o.append(f"    if (bd == FS_SIZE_{z}) lg = {z.lower()};")
+    o.append("    nb = ((1 << lg) + (1 << per) - 1) >> per;")
+    o.append("    fs_dec_impl = (bd == 0 || nb > cnt) ? cnt : nb;  // Yosys 0.23 reads no return")
+    o.append("endfunction")
     return "\n".join(o) + "\n"
 
 

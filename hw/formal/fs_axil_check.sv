@@ -68,14 +68,8 @@ fs_axis_check #(.WIDTH(34), .INPUT(0)) f_r (.clk(clk), .rst(rst), .valid(rvalid)
 logic [FS_DEC_N-1:0] hit_aw, hit_ar;
 for (genvar i = 0; i < FS_DEC_N; i++) begin : g_dec
     localparam integer BASE = 32'(FS_DEC_WADDR[FS_DEC_WADDR_W*i +: FS_DEC_WADDR_W]);
-    localparam integer CNT = 32'(FS_DEC_COUNT[FS_DEC_COUNT_W*i +: FS_DEC_COUNT_W]);
     localparam integer WS = 32'(FS_DEC_WSTRIDE_LOG2[FS_DEC_WSTRIDE_LOG2_W*i +: FS_DEC_WSTRIDE_LOG2_W]);
-    localparam integer BD = 32'(FS_DEC_BOUND[FS_DEC_BOUND_W*i +: FS_DEC_BOUND_W]);
-    localparam integer PER = 32'(FS_DEC_BOUND_PER_LOG2[FS_DEC_BOUND_PER_LOG2_W*i +: FS_DEC_BOUND_PER_LOG2_W]);
-    localparam integer LG = (BD == FS_SIZE_LUT_LOG2) ? LUT_LOG2 : (BD == FS_SIZE_CPU_LOG2) ? CPU_LOG2 :
-                            (BD == FS_SIZE_QUEUE_LOG2) ? QUEUE_LOG2 : RPS_POOL_LOG2;
-    localparam integer NB = ((1 << LG) + (1 << PER) - 1) >> PER;
-    localparam integer IMPL = (BD == 0 || NB > CNT) ? CNT : NB;
+    localparam integer IMPL = fs_dec_impl(i, LUT_LOG2, CPU_LOG2, QUEUE_LOG2, RPS_POOL_LOG2);
     localparam integer LAST = BASE + ((IMPL - 1) << WS);       // word address of the last element
     localparam bit BUILT = EN || FS_DEC_NIC[i];
     wire [13:0] wa_aw = awaddr[15:2];
