@@ -145,7 +145,7 @@ int device_cli(const std::string& args, std::string& out, std::string& err) {
 // an empty table, then steering starts again.
 TEST(IceRuntime, NtupleOffClearsAndStopsOnRestarts) {
   const auto rep = run_all(
-      setup(), workload({{200, Kind::kNtuple, 0, 0}, {400, Kind::kNtuple, 0, 1}}, 0.7, 0.8));
+      setup(), workload({{200, Kind::kNtuple, 0, 0, {}}, {400, Kind::kNtuple, 0, 1, {}}}, 0.7, 0.8));
   ASSERT_EQ(rep.changes.size(), 2u);
   const auto &off = rep.changes[0], &on = rep.changes[1];
   EXPECT_FALSE(off.arfs_active);
@@ -167,7 +167,7 @@ TEST(IceRuntime, NtupleOffClearsAndStopsOnRestarts) {
 // its apps move and their flows are steered to their new CPUs' queues; none comes back to
 // rx-3 while CPU 3 is away.
 TEST(IceRuntime, CpuOfflineRemovesItsFiltersAndBackRestoresTheQueue) {
-  const auto away = run_all(setup(), workload({{200, Kind::kCpuOnline, 3, 0}}, 0.45, 0.5));
+  const auto away = run_all(setup(), workload({{200, Kind::kCpuOnline, 3, 0, {}}}, 0.45, 0.5));
   ASSERT_EQ(away.changes.size(), 1u);
   EXPECT_GT(away.changes[0].removed, 0u);
   EXPECT_EQ(on_queue(away, 3), 0u);
@@ -179,7 +179,7 @@ TEST(IceRuntime, CpuOfflineRemovesItsFiltersAndBackRestoresTheQueue) {
   EXPECT_TRUE(listed_offline);
 
   const auto back = run_all(
-      setup(), workload({{200, Kind::kCpuOnline, 3, 0}, {350, Kind::kCpuOnline, 3, 1}}, 0.6, 0.7));
+      setup(), workload({{200, Kind::kCpuOnline, 3, 0, {}}, {350, Kind::kCpuOnline, 3, 1, {}}}, 0.6, 0.7));
   ASSERT_EQ(back.changes.size(), 2u);
   EXPECT_EQ(back.changes[1].removed, 0u);
   for (const auto& f : back.filters) EXPECT_LT(f.queue, 16u);
@@ -191,8 +191,8 @@ TEST(IceRuntime, CpuOfflineRemovesItsFiltersAndBackRestoresTheQueue) {
 // queues keep theirs.
 TEST(IceRuntime, RpsFlowCntResizeExpiresTheQueuesFilters) {
   std::vector<runs::KnobChange> ch;
-  for (uint32_t q = 0; q < 4; ++q) ch.push_back({300, Kind::kRpsFlowCnt, q, 128});
-  ch.push_back({300, Kind::kRpsFlowCnt, 5, 0});
+  for (uint32_t q = 0; q < 4; ++q) ch.push_back({300, Kind::kRpsFlowCnt, q, 128, {}});
+  ch.push_back({300, Kind::kRpsFlowCnt, 5, 0, {}});
   const auto rep = run_all(setup(), workload(ch, 0.3, 0.6));
   for (uint16_t q : {0, 1, 2, 3, 5}) EXPECT_EQ(on_queue(rep, q), 0u) << "rx-" << q;
   EXPECT_GT(rep.filters.size(), 50u);
@@ -212,9 +212,9 @@ TEST(IceRuntime, RpsFlowCntResizeExpiresTheQueuesFilters) {
 TEST(IceRuntime, RpsCpusWrittenLiveMapsOnlyOnlineCpus) {
   driver::EngineSetup s = setup();
   s.rps_flow_cnt = 0;  // no slot tables, no sock table: RPS only
-  std::vector<runs::KnobChange> ch = {{0, Kind::kCpuOnline, 6, 0}};
+  std::vector<runs::KnobChange> ch = {{0, Kind::kCpuOnline, 6, 0, {}}};
   for (uint32_t q = 0; q < 16; ++q) ch.push_back({0, Kind::kRpsCpus, q, 0, {0x00F0}});
-  ch.push_back({200, Kind::kCpuOnline, 6, 1});
+  ch.push_back({200, Kind::kCpuOnline, 6, 1, {}});
   const auto rep = run_all(s, workload(ch, 0.3, 0.3));
   uint64_t mapped = 0;
   for (uint32_t c = 0; c < 16; ++c) {
@@ -236,9 +236,9 @@ TEST(IceRuntime, RpsCpusWrittenLiveMapsOnlyOnlineCpus) {
 // the knobs re-applied, the tables re-created, steering resumes; no filter of before the
 // reset is listed, none points at a queue that no longer serves it.
 TEST(IceRuntime, EngineResetMidTrafficRebuilds) {
-  std::vector<runs::KnobChange> ch = {{100, Kind::kRpsFlowCnt, 4, 256},
-                                      {150, Kind::kCpuOnline, 5, 0},
-                                      {300, Kind::kEngineReset, 0, 0}};
+  std::vector<runs::KnobChange> ch = {{100, Kind::kRpsFlowCnt, 4, 256, {}},
+                                      {150, Kind::kCpuOnline, 5, 0, {}},
+                                      {300, Kind::kEngineReset, 0, 0, {}}};
   const auto rep = run_all(setup(), workload(ch, 0.55, 0.6));
   EXPECT_EQ(rep.engine_resets, 1u);
   ASSERT_EQ(rep.changes.size(), 3u);
@@ -265,7 +265,7 @@ TEST(IceRuntime, EngineResetMidTrafficRebuilds) {
 TEST(IceRuntime, EngineResetCountersRestart) {
   auto port = device::open_model_port(caps());
   const auto rep =
-      runs::run_device(*port, setup(), workload({{200, Kind::kEngineReset, 0, 0}}, 0.4, 0.5));
+      runs::run_device(*port, setup(), workload({{200, Kind::kEngineReset, 0, 0, {}}}, 0.4, 0.5));
   EXPECT_EQ(rep.engine_resets, 1u);
   EXPECT_GT(rep.runtime.add, rep.counters[size_t(r::Counter::kSteerAdds)]);  // adds of before, too
   EXPECT_GT(rep.counters[size_t(r::Counter::kSteerAdds)], 0u);
