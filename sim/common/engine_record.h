@@ -7,7 +7,6 @@
 #include "flowsteer/engine/engine_model.h"
 #include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/kernel/kernel.h"
-#include "flowsteer/xrt/movers.h"
 
 namespace flowsteer::sim::common {
 
@@ -30,7 +29,7 @@ struct EngineRecord {
 inline EngineRecord decode_engine_record(const uint32_t w[regs::REC::kWords]) {
   const regs::Rec r = regs::unpack_rec(w);
   EngineRecord e;
-  e.rec = xrt::output_record(r);
+  e.rec = engine::output_record(r);
   e.path = uint8_t(r.path);
   e.gate = uint8_t(r.gate);
   e.steer_called = r.steer_called;

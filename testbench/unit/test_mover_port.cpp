@@ -116,7 +116,7 @@ TEST(MoverLayout, RecordWordsRoundTrip) {
   EXPECT_EQ(bytes[3], 0x12);
   uint32_t back[regs::REC::kWords];
   xrt::load_words(bytes, back, regs::REC::kWords);
-  const engine::OutputRecord o = xrt::output_record(regs::unpack_rec(back));
+  const engine::OutputRecord o = engine::output_record(regs::unpack_rec(back));
   EXPECT_EQ(o.hash, 0x12345678u);
   EXPECT_EQ(o.cpu, 9);
   EXPECT_EQ(o.queue, 5);
@@ -125,7 +125,7 @@ TEST(MoverLayout, RecordWordsRoundTrip) {
   EXPECT_EQ(o.steer_id, 44u);
   r.cpu_valid = false;
   regs::pack_rec(r, w);
-  EXPECT_EQ(xrt::output_record(regs::unpack_rec(w)).cpu, -1);
+  EXPECT_EQ(engine::output_record(regs::unpack_rec(w)).cpu, -1);
 }
 
 // Through the movers, the frame port gives the records the model gives for the same frames.

@@ -38,7 +38,7 @@ void MoverFrames::flush() {
                                 std::to_string(want) + " (a frame lost or out of order)"
                           : "has reserved bits set (not the record layout)"));
     }
-    done_.push_back(xrt::output_record(r));
+    done_.push_back(engine::output_record(r));
   }
 }
 

@@ -5,6 +5,21 @@
 
 namespace flowsteer::engine {
 
+OutputRecord output_record(const regs::Rec& r) {
+  OutputRecord o;
+  o.hash = r.hash;
+  o.cls = r.parse_class;
+  o.hash_valid = r.hash_valid;
+  o.filter_hit = r.filter_hit;
+  o.action = r.action;
+  o.queue = r.queue;
+  o.cpu = r.cpu_valid ? int32_t(r.cpu) : -1;
+  o.filter_id = o.filter_hit ? r.filter_id : 0;
+  if (o.action == SteerAction::kSteered) o.steer_id = uint32_t(r.rc);
+  if (o.action == SteerAction::kDriverError) o.error = r.rc;
+  return o;
+}
+
 bool OutputRecord::operator==(const OutputRecord& o) const {
   return cls == o.cls && hash == o.hash && hash_valid == o.hash_valid && queue == o.queue &&
          filter_hit == o.filter_hit && filter_id == o.filter_id && cpu == o.cpu &&

@@ -37,19 +37,4 @@ void FrameBuffer::add(const uint8_t* frame, size_t len, uint16_t tuser) {
   ++frames_;
 }
 
-engine::OutputRecord output_record(const regs::Rec& r) {
-  engine::OutputRecord o;
-  o.hash = r.hash;
-  o.cls = r.parse_class;
-  o.hash_valid = r.hash_valid;
-  o.filter_hit = r.filter_hit;
-  o.action = r.action;
-  o.queue = r.queue;
-  o.cpu = r.cpu_valid ? int32_t(r.cpu) : -1;
-  o.filter_id = o.filter_hit ? r.filter_id : 0;
-  if (o.action == engine::SteerAction::kSteered) o.steer_id = uint32_t(r.rc);
-  if (o.action == engine::SteerAction::kDriverError) o.error = r.rc;
-  return o;
-}
-
 }  // namespace flowsteer::xrt

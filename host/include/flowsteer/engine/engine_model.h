@@ -46,6 +46,10 @@ struct OutputRecord {
   bool operator!=(const OutputRecord& o) const { return !(*this == o); }
 };
 
+// The golden model's fields of an RTL record (layout REC; the engine's own fields, USER,
+// CMD_SEQ, TAIL, are the caller's to check): one mapping for the benches and the card path.
+OutputRecord output_record(const regs::Rec& r);
+
 enum class EventType : uint8_t { kInsert = 1, kRetarget = 2 };
 
 // What the engine tells the host when it programs a filter.

@@ -38,10 +38,6 @@ class FrameBuffer {
 void load_words(const uint8_t* bytes, uint32_t* words, size_t n);
 void store_words(const uint32_t* words, uint8_t* bytes, size_t n);
 
-// The golden model's fields of a record (the engine's own fields, USER, CMD_SEQ, TAIL, are
-// the caller's to check).
-engine::OutputRecord output_record(const regs::Rec& r);
-
 // Runs fs_s2mm for `nrecords` records into `records` (nrecords * kRecordBytes bytes) and
 // fs_mm2s over `frames` (nframes frame entries), and returns once both finished. Throws
 // bus::DeviceError with one line when a mover fails or does not finish (CTRL.ENABLE 0: the
