@@ -435,10 +435,6 @@ fs_nic_front #(
     .l_ready(l_ready),
     .lut_ce(lut_ce),
     .f_stamp(f_stamp),
-    // forwarding patches the packet at the issue stage M, not at stage L
-    .patch_valid(1'b0),
-    .patch_id('0),
-    .patch_queue('0),
     .l_gate_user({l_cmd_seq, l_tag}),
     .l_user(l_user16),
     .l_class(l_class),

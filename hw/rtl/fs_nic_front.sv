@@ -11,8 +11,8 @@
 // Lookup buffer: LKF_LOG2 = 0 a register slice; else a FIFO of 2^LKF_LOG2 and a lookup is
 // admitted only while the FIFO can take every lookup not yet popped, so a table command
 // that waits for the lookups in the table's RAM stages never waits on the FIFO's reader.
-// Stage L holds the frame's fields while the LUT reads; patch_valid rewrites its filter
-// result while it waits (a steer of the same tuple after its lookup).
+// Stage L holds the frame's fields while the LUT reads (a steer of the same tuple after its
+// lookup is the top's to forward, at its issue stage).
 // arrival queue = filter hit ? filter queue : lut[hash & (2^LUT_CFG.LOG2 - 1)];
 // hash_valid = IP class and hash != 0 (spec 2.2 G4); non-IP frames hash as 0 (queue lut[0])
 // and never take a filter hit. Filter commands share the table with the lookups.
@@ -103,9 +103,6 @@ module fs_nic_front #(
     input  wire                      l_ready,
     output wire                      lut_ce,        // stage L loads (the buffer's head if valid)
     output wire [STAMP_WIDTH-1:0]    f_stamp,       // the stamp it loads
-    input  wire                      patch_valid,
-    input  wire [FLT_ID_WIDTH-1:0]   patch_id,
-    input  wire [QUEUE_WIDTH-1:0]    patch_queue,
     output wire [GATE_WIDTH-1:0]     l_gate_user,
     output wire [REC_USER_WIDTH-1:0] l_user,
     output wire [3:0]                l_class,
@@ -409,10 +406,6 @@ always_ff @(posedge clk) begin
         l_hit_reg <= f_hit && f_is_ip && cfg_flt_lookup;
         l_id_reg <= f_id;
         l_fq_reg <= f_queue;
-    end else if (patch_valid) begin
-        l_hit_reg <= l_is_ip && cfg_flt_lookup;
-        l_id_reg <= patch_id;
-        l_fq_reg <= patch_queue;
     end
 end
 

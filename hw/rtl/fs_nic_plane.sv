@@ -4,7 +4,7 @@
 
 // NIC plane of the engine (DESIGN "contract" steps 1-3) with its AXI4-Lite control: only
 // joins fs_axil_regs (ENGINE = 0) and the front end fs_nic_front, the one the engine top
-// uses, with nothing to order against (gate always open, no steer patches) and a register
+// uses, with nothing to order against (gate always open) and a register
 // slice as its lookup buffer; record 27 clocks after tlast, one frame per clock.
 module fs_nic_plane #(
     // AXI4-Stream frame data width
@@ -276,9 +276,6 @@ fs_nic_front #(
     .l_ready(m_rec_ready),
     .lut_ce(unused_lut_ce),
     .f_stamp(unused_f_stamp),
-    .patch_valid(1'b0),
-    .patch_id('0),
-    .patch_queue('0),
     .l_gate_user(unused_l_gate_user),
     .l_user(m_rec_user),
     .l_class(m_rec_class),
@@ -299,7 +296,7 @@ assign m_rec_dst = l_tup[TUP_W-139 -: 128];
 assign m_rec_sport = l_tup[31:16];
 assign m_rec_dport = l_tup[15:0];
 
-// the engine's seams (order gate, lookup admission, steer patches) are not used here
+// the engine's seams (order gate, lookup admission) are not used here
 wire unused_nic = &{1'b0, unused_q_valid, unused_gate_pass, unused_g_valid, unused_lk_open,
                     unused_lk_take, unused_lut_ce, unused_f_stamp, unused_l_gate_user, l_is_ip};
 
