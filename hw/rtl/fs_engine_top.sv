@@ -10,12 +10,10 @@
 //   fs_rfs_core m_drv_req -> fs_steer_driver (tuple from the tag store) -> filter commands
 //   s_axil -> fs_axil_regs (ENGINE = 1): cfg, LUT window, filter and RFS-core commands,
 //     event FIFO head/pop, counters.
-// Order gate: a packet takes its place in the total order when it enters fs_hash. A free
-// transaction (ord_free) runs with the gate open; a core transaction (ord_core) takes its
-// place when it arrives and runs once the packets before it have left the RFS core (the ones
-// after it wait at M); any other closes the gate while pending and for the ord_done clock,
-// and is granted with nothing between the gate and the output slice and the filter table's
-// init sweep done. cmd_seq = transactions ordered, sampled at the gate.
+// Order gate (fs_order_gate): a packet takes its place in the total order when it enters
+// fs_hash; a register transaction by its register's class: free ones at once, core and rec
+// ones when they arrive (the packets after them wait at M), the ones that change what the
+// front end reads by draining. cmd_seq = transactions ordered, sampled at the gate.
 // No hazard gate: packets of one flow follow each other into the RFS core; one behind a
 // driver caller that may share its key is flushed from the core and presented again by M.
 // Tags: packets get consecutive tags at the order gate (at most 2^TAG_LOG2 in flight; the
@@ -120,7 +118,7 @@ end
 // (sim/verilator EngineSim::probe: clocks lost at the order gate, by cause); other tools
 // ignore the comment.
 logic ord_req /* verilator public_flat_rd */, ord_done /* verilator public_flat_rd */;
-logic ord_grant, ord_free /* verilator public_flat_rd */, ord_core;
+logic ord_grant, ord_free /* verilator public_flat_rd */, ord_core, ord_rec /* verilator public_flat_rd */;
 logic ord_hold /* verilator public_flat_rd */;  // a transaction that needs its place among the packets
 logic cfg_enable /* verilator public_flat_rd */;
 logic cfg_patched, cfg_ntuple, cfg_rmap, cfg_slot_mask, cfg_rps, cfg_flt_lookup;
@@ -153,6 +151,7 @@ logic [QWID-1:0] t_cmd_queue, t_rsp_queue;
 logic [31:0] flt_count;
 // RFS-core commands
 logic rc_cmd_valid, rc_cmd_ready, rc_rsp_valid;
+logic core_cmd_ready;                    // fs_rfs_core's cmd_ready
 logic [4:0] rc_cmd_op;
 logic [15:0] rc_cmd_addr;
 logic [31:0] rc_cmd_data0, rc_cmd_data1, rc_rsp_status, rc_rsp_data0, rc_rsp_data1;
@@ -214,6 +213,7 @@ fs_axil_regs #(
     .ord_done(ord_done),
     .ord_free(ord_free),
     .ord_core(ord_core),
+    .ord_rec(ord_rec),
     .cfg_enable(cfg_enable),
     .cfg_patched(cfg_patched),
     .cfg_ntuple(cfg_ntuple),
@@ -312,64 +312,53 @@ logic [QWID-1:0] l_aq;
 logic gate_open;
 
 // ---------------------------------------------------------------- order gate
-logic [31:0] cmd_seq_reg = 32'd0;
-logic [TW-1:0] tag_next_reg = '0;
-logic [TW:0] inflight_reg /* verilator public_flat_rd */ = '0;  // gate .. output slice
+logic [31:0] gate_cmd_seq, done_seq;
+logic [TW-1:0] gate_tag;
+logic [TW:0] inflight /* verilator public_flat_rd */;   // gate .. output slice
+logic core_start /* verilator public_flat_rd */;        // a core or rec transaction is placed
 logic rec_fire;
 logic rec_accept;                        // a record leaves the RFS core
+logic drv_busy /* verilator public_flat_rd */;
+logic m_valid_reg /* verilator public_flat_rd */ = 1'b0;
+logic m_seq_wait /* verilator public_flat_rd */;   // ordered after a core transaction not yet run
+logic m_first_take;                      // M gives a packet to the core for the first time
+logic rp_busy_reg /* verilator public_flat_rd */ = 1'b0;   // flushed packets still to re-enter
+logic rfs_flush /* verilator public_flat_rd */;
+logic core_cmd_ok;                       // RFS-core commands may run (fs_order_gate)
 
-// CTRL.ENABLE = 0 also closes the gate: a frame parsed before a disable waits here and takes
-// its place in the order after the next enable (the model holds frames while disabled)
-// A core transaction (ord_core: only fs_rfs_core commands) takes its place when it arrives
-// (core_start: cmd_seq counts it then, the gate closes for that clock only); it runs once the
-// packets ordered before it have left the core (ahead_reg), while the packets after it wait
-// at the issue stage M (their cmd_seq is above done_seq_reg) and the front end keeps filling.
-// A free transaction (ord_free: staging registers, constants) runs with the gate open:
-// packets ordered before or after it see the same state.
-logic core_start /* verilator public_flat_rd */;
-logic core_ord_reg = 1'b0;
-logic [TW:0] pre_reg = '0;               // packets past the gate, not yet out of the RFS core
-logic [TW:0] ahead_reg = '0;             // of those, ordered before the core transaction
-logic [31:0] done_seq_reg = 32'd0;       // transactions executed
-// offer_reg: a frame offered to fs_hash and not yet taken keeps the gate open until it is
-// (AXI4-Stream: valid is never withdrawn); it passes before the transaction that closed the
-// gate (inflight_reg and ahead_reg count it), and a core transaction starts only after it.
-logic offer_reg = 1'b0;
-logic [31:0] offer_seq_reg = 32'd0;      // the offered frame's cmd_seq, held with it (a free
-                                         // transaction may count meanwhile: they commute)
-assign core_start = ord_req && ord_core && !core_ord_reg && !offer_reg;
-assign ord_hold = ((ord_req || ord_done) && !ord_free && !ord_core) || core_start;
-assign gate_open = offer_reg || (cfg_enable && !ord_hold && (inflight_reg != (TW+1)'(TAGS)));
-assign ord_grant = ord_req && !init_busy &&
-                   (ord_free || (ord_core ? core_ord_reg && ahead_reg == '0 : inflight_reg == '0));
-
-always_ff @(posedge clk) begin
-    if (core_start || (ord_done && !core_ord_reg)) cmd_seq_reg <= cmd_seq_reg + 32'd1;
-    if (ord_done) done_seq_reg <= done_seq_reg + 32'd1;
-    if (core_start) core_ord_reg <= 1'b1;
-    if (ord_done) core_ord_reg <= 1'b0;
-    pre_reg <= pre_reg + (TW+1)'(gate_pass) - (TW+1)'(rec_accept);
-    if (core_start) begin
-        ahead_reg <= pre_reg - (TW+1)'(rec_accept);
-    end else if (ahead_reg != '0) begin
-        ahead_reg <= ahead_reg - (TW+1)'(rec_accept);
-    end
-    if (gate_pass) tag_next_reg <= tag_next_reg + TW'(1);
-    inflight_reg <= inflight_reg + (TW+1)'(gate_pass) - (TW+1)'(rec_fire);
-    offer_reg <= q_valid && gate_open && !gate_pass;
-    if (!offer_reg) offer_seq_reg <= cmd_seq_reg;
-    if (rst) begin
-        cmd_seq_reg <= 32'd0;
-        done_seq_reg <= 32'd0;
-        core_ord_reg <= 1'b0;
-        pre_reg <= '0;
-        ahead_reg <= '0;
-        tag_next_reg <= '0;
-        inflight_reg <= '0;
-        offer_reg <= 1'b0;
-        offer_seq_reg <= 32'd0;
-    end
-end
+// CTRL.ENABLE = 0 also closes the gate: a frame parsed before a disable waits there and
+// takes its place in the order after the next enable (the model holds frames while disabled)
+fs_order_gate #(
+    .TAG_LOG2(TW)
+) gate (
+    .clk(clk),
+    .rst(rst),
+    .ord_req(ord_req),
+    .ord_done(ord_done),
+    .ord_free(ord_free),
+    .ord_core(ord_core),
+    .ord_rec(ord_rec),
+    .ord_grant(ord_grant),
+    .ord_hold(ord_hold),
+    .place_start(core_start),
+    .cfg_enable(cfg_enable),
+    .init_busy(init_busy),
+    .drv_busy(drv_busy),
+    .q_valid(q_valid),
+    .gate_pass(gate_pass),
+    .gate_open(gate_open),
+    .gate_cmd_seq(gate_cmd_seq),
+    .gate_tag(gate_tag),
+    .m_first_take(m_first_take),
+    .m_after(m_valid_reg && m_seq_wait),
+    .rp_busy(rp_busy_reg),
+    .rfs_flush(rfs_flush),
+    .core_cmd_ok(core_cmd_ok),
+    .core_cmd_take(rc_cmd_valid && rc_cmd_ready),
+    .rec_fire(rec_fire),
+    .done_seq(done_seq),
+    .inflight(inflight)
+);
 
 fs_nic_front #(
     .DATA_WIDTH(DATA_WIDTH),
@@ -424,7 +413,7 @@ fs_nic_front #(
     .s_axis_tuser(s_axis_tuser),
     .q_valid(q_valid),
     .gate_open(gate_open),
-    .gate_user({offer_reg ? offer_seq_reg : cmd_seq_reg, tag_next_reg}),
+    .gate_user({gate_cmd_seq, gate_tag}),
     .gate_pass(gate_pass),
     .g_valid(g_valid),
     .lk_admit(fw_lk_room),
@@ -520,15 +509,12 @@ fs_ram_sdp #(.DATA_WIDTH(TSS_W), .ADDR_WIDTH(TW)) tags_rec (
 // fs_flt_forward has applied the logged filter changes since its lookup. m_flush (a driver
 // caller left the core's stage D) drops the packets behind it in the core and in M: ip_reg
 // goes back to the tag after the caller's, and they are read and scanned again.
-logic m_valid_reg /* verilator public_flat_rd */ = 1'b0;
 logic [TW-1:0] m_tag_reg;
 logic [TW-1:0] ip_reg = '0;              // next tag to read
 logic [TW:0] n_wr_reg = '0;              // written, not yet read (or read again after a flush)
 logic m_go /* verilator public_flat_rd */;
 logic m_take, rd_issue, fw_go;
-logic rfs_flush /* verilator public_flat_rd */;
 logic rfs_in_ready /* verilator public_flat_rd */;
-logic rp_busy_reg /* verilator public_flat_rd */ = 1'b0;   // flushed packets still to re-enter
 logic [TW-1:0] rp_end_reg;                // the first tag not flushed
 logic m_pat_reg = 1'b0;
 logic [FLT_ID_WIDTH-1:0] m_pid_reg;
@@ -538,12 +524,14 @@ logic [TW-1:0] rp_n;                      // packets read after the flushing cal
 assign rp_n = ip_reg - drv_tag - TW'(1);
 assign rd_issue = (n_wr_reg != '0) && (!m_valid_reg || m_take) && !rfs_flush;
 logic [31:0] m_cmd_seq;
-logic m_seq_wait /* verilator public_flat_rd */;   // ordered after a core transaction not yet run
 // (a packet that passed the gate beside a free transaction's ord_done carries the count
 // before it: only a count above the executed ones waits)
-assign m_seq_wait = $signed(m_cmd_seq - done_seq_reg) > 0;
+assign m_seq_wait = $signed(m_cmd_seq - done_seq) > 0;
 assign m_go = m_valid_reg && fw_go && !m_seq_wait;
 assign m_take = m_go && rfs_in_ready;
+// tags leave M in order; a flush sends M back below nx_reg, so a take of nx_reg is a first one
+logic [TW-1:0] nx_reg = '0;              // the first tag never given to the core
+assign m_first_take = m_take && m_tag_reg == nx_reg;
 
 always_ff @(posedge clk) begin
     if (rd_issue) begin
@@ -559,6 +547,7 @@ always_ff @(posedge clk) begin
         m_pid_reg <= fw_patch_id;
         m_pq_reg <= fw_patch_queue;
     end
+    if (m_first_take) nx_reg <= nx_reg + TW'(1);
     n_wr_reg <= n_wr_reg + (TW+1)'(ts_wr) - (TW+1)'(rd_issue) + (rfs_flush ? (TW+1)'(rp_n) : '0);
     if (rp_busy_reg && m_take && m_tag_reg + TW'(1) == rp_end_reg) rp_busy_reg <= 1'b0;
     if (rfs_flush) begin
@@ -569,6 +558,7 @@ always_ff @(posedge clk) begin
     end
     if (rst) begin
         ip_reg <= '0;
+        nx_reg <= '0;
         n_wr_reg <= '0;
         m_valid_reg <= 1'b0;
         m_pat_reg <= 1'b0;
@@ -649,6 +639,9 @@ always_ff @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- RFS core
+// a command waits (hidden from the core, which would hold packets off for it) while packets
+// ordered before its transaction are still to enter the core
+assign rc_cmd_ready = core_cmd_ready && core_cmd_ok;
 logic rq_valid /* verilator public_flat_rd */;
 logic rq_ready, rs_valid, rs_ready;
 logic [RQW-1:0] rq_queue;
@@ -707,8 +700,8 @@ fs_rfs_core #(
     .s_drv_rsp_ready(rs_ready),
     .s_drv_rsp_rc(rs_rc),
     .m_flush(rfs_flush),
-    .cmd_valid(rc_cmd_valid),
-    .cmd_ready(rc_cmd_ready),
+    .cmd_valid(rc_cmd_valid && core_cmd_ok),
+    .cmd_ready(core_cmd_ready),
     .cmd_op(rc_cmd_op),
     .cmd_addr(rc_cmd_addr),
     .cmd_data0(rc_cmd_data0),
@@ -734,7 +727,6 @@ logic dt_steerable;
 logic [63:0] st_calls, st_adds, st_retargets, st_refusals, st_errors;
 logic [31:0] unused_last_id;
 logic unused_last_id_ready;
-logic drv_busy /* verilator public_flat_rd */;
 logic [TW-1:0] unused_rsp_tag;
 
 assign dt_tup = ts_drv_data[TSS_W-32-16-4-1 -: TUP_W];
@@ -974,7 +966,7 @@ end
 wire unused_top = &{1'b0, ts_drv_data[TSS_W-1 -: 48], ts_drv_data[32:0], unused_m_hi, m_hv, l_is_ip, unused_drv_stall, unused_cmd_stall,
                     unused_rr_sq, unused_rr_rq, unused_rr_sf, unused_rr_rs, unused_rr_rv,
                     unused_last_id, unused_last_id_ready, unused_rsp_tag, unused_o_tup, flt_lock,
-                    drv_busy, st_calls, st_errors, cfg_patched, cfg_ntuple, cfg_rmap,
+                    st_calls, st_errors, cfg_patched, cfg_ntuple, cfg_rmap,
                     cfg_slot_mask};
 
 `ifdef FORMAL

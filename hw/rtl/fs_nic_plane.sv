@@ -130,6 +130,7 @@ fs_axil_regs #(
     .ord_done(),
     .ord_free(),
     .ord_core(),
+    .ord_rec(),
     .cfg_enable(cfg_enable),
     .cfg_patched(),
     .cfg_ntuple(),

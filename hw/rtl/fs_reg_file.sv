@@ -65,6 +65,7 @@ module fs_reg_file #(
     output wire                     ord_done,           // one clock per executed transaction
     output wire                     ord_free,           // it touches nothing a packet reads or changes
     output wire                     ord_core,           // it only runs fs_rfs_core commands
+    output wire                     ord_rec,            // it waits for the records before it
 
     // configuration
     output wire                     cfg_enable,
@@ -335,6 +336,16 @@ localparam logic [FS_DEC_N-1:0] CORE_SEL =
     (FS_DEC_N'(1) << FS_REG_HEAD) | (FS_DEC_N'(1) << FS_REG_TAIL) |
     (FS_DEC_N'(1) << FS_REG_EXP_CMD);
 
+// These change or read what the front end uses between the order gate and the issue stage M
+// (enable and mode, the hash, the RSS LUT, the filter table): the top drains the pipeline
+// for them. Every other decoded register is ordered at the record (ord_rec): the RFS core,
+// the steer driver, the event FIFO and the counters are all the packets before it touch.
+localparam logic [FS_DEC_N-1:0] DRAIN_SEL =
+    (FS_DEC_N'(1) << FS_REG_CTRL) | (FS_DEC_N'(1) << FS_REG_LUT_CFG) |
+    (FS_DEC_N'(1) << FS_REG_HASH_CFG) | (FS_DEC_N'(1) << FS_REG_HASH_SEED) |
+    (FS_DEC_N'(1) << FS_REG_RSS_KEY) | (FS_DEC_N'(1) << FS_REG_LUT) |
+    (FS_DEC_N'(1) << FS_REG_FLT_CMD);
+
 logic [FS_DEC_N-1:0] sel_reg = '0;
 always_ff @(posedge clk) begin
     sel_reg <= dec_hit;
@@ -540,11 +551,10 @@ always_comb begin
     end
     if (!tx_wr_reg) begin
         if (a_head || a_tail) begin
-            // READ_HEAD_TAIL for any implemented CPU
-            l_n = 3'd3;
-            l_d0[0] = 32'(CPUS);
-            l_op[1] = OP_READ_HEAD_TAIL;
-            l_addr[1] = 16'(ix_cpu3);
+            // READ_HEAD_TAIL reaches any implemented CPU
+            l_n = 3'd1;
+            l_op[0] = OP_READ_HEAD_TAIL;
+            l_addr[0] = 16'(ix_cpu3);
         end
     end else if (sel_reg[FS_REG_CTRL]) begin
         l_n = 3'd1;
@@ -583,11 +593,18 @@ always_comb begin
         l_addr[0] = exp_queue_reg[15:0];
         l_d0[0] = exp_flow_id_reg;
         l_d1[0] = {16'd0, exp_filter_id_reg[15:0]};
-    end else if (a_rmap || a_hadd) begin
+    end else if (a_hadd) begin
+        // HEAD_ADD reaches any implemented CPU
+        l_n = 3'd1;
+        l_op[0] = OP_HEAD_ADD;
+        l_addr[0] = 16'(ix_cpu3);
+        l_d0[0] = wv;
+    end else if (a_rmap) begin
+        // SET_RMAP checks cpu < nr_cpu_ids: raise it to every implemented CPU around it
         l_n = 3'd3;
         l_d0[0] = 32'(CPUS);
-        l_op[1] = a_rmap ? OP_SET_RMAP : OP_HEAD_ADD;
-        l_addr[1] = a_rmap ? 16'(ix_rmap) : 16'(ix_cpu3);
+        l_op[1] = OP_SET_RMAP;
+        l_addr[1] = 16'(ix_rmap);
         l_d0[1] = wv;
     end else if (a_fcnt) begin
         // a write resets every slot of the queue (a new table)
@@ -704,14 +721,17 @@ always_ff @(posedge clk) begin
                 st_reg <= ST_REQ;
             end
         end
+        // A core transaction decodes (RD1, RD2) while the packets ahead of it leave the RFS
+        // core: it reads only staging registers and shadow RAMs, which no packet changes; RD2
+        // re-samples the same values until the grant. The others decode after the grant.
         ST_REQ: begin
-            if (ord_grant) st_reg <= ST_RD1;
+            if (ord_grant || ord_core) st_reg <= ST_RD1;
         end
         ST_RD1: begin
             st_reg <= ST_RD2;
         end
         ST_RD2: begin
-            st_reg <= ST_EXEC;
+            if (ord_grant) st_reg <= ST_EXEC;
         end
         ST_EXEC: begin
             tx_err_reg <= !rd_ok_reg;
@@ -865,6 +885,9 @@ always_ff @(posedge clk) begin
                 st_reg <= ST_DONE;
                 // only SOCK_WRITE / SOCK_READ can fail after the checks above
                 if (seq_fail) tx_err_reg <= 1'b1;
+                // the RFS core has executed the list: the packets after it may go one clock
+                // earlier (ord_done with ST_DONE, not after it)
+                ord_done_reg <= !init_seq_reg;
             end
         end
         ST_FLT: begin
@@ -878,7 +901,7 @@ always_ff @(posedge clk) begin
                 st_reg <= ST_IDLE;
                 init_seq_reg <= 1'b0;
             end else begin
-                ord_done_reg <= 1'b1;
+                ord_done_reg <= !ord_done_reg;   // once: a list pulsed it entering ST_DONE
             end
         end
         default: begin
@@ -944,8 +967,10 @@ assign ord_req = (st_reg == ST_REQ) || (st_reg == ST_RD1) || (st_reg == ST_RD2) 
                  (st_reg == ST_DONE && !init_seq_reg);
 assign ord_done = ord_done_reg;
 // valid with ord_req and ord_done (tx_addr_reg holds from ST_REQ to ST_RESP)
-assign ord_free = EN && (dec_hit & FREE_SEL) != '0;
+// an address the map does not decode only answers SLVERR: free
+assign ord_free = EN && ((dec_hit & FREE_SEL) != '0 || dec_hit == '0);
 assign ord_core = EN && (dec_hit & CORE_SEL) != '0;
+assign ord_rec = EN && (dec_hit & ~(FREE_SEL | CORE_SEL | DRAIN_SEL)) != '0;
 
 assign tx_take = (st_reg == ST_IDLE) && tx_valid;
 assign rsp_valid = (st_reg == ST_DONE) && !init_seq_reg;

@@ -723,7 +723,10 @@ logic [15:0] nr_m1_reg = 16'(NUM_CPUS - 1);        // nr_cpu_ids - 1
 
 always_comb begin
     n_q = cmd_addr[QW-1:0];
-    n_cpu_ok = cmd_addr < nr_cpu_ids_reg;
+    // HEAD_ADD and READ_HEAD_TAIL reach every implemented CPU (each has a backlog whatever
+    // nr_cpu_ids is: the register map's HEAD_ADD / HEAD / TAIL), the others the CPUs below it
+    n_cpu_ok = (cmd_op == OP_HEAD_ADD || cmd_op == OP_READ_HEAD_TAIL) ? 32'(cmd_addr) < NUM_CPUS
+                                                                      : cmd_addr < nr_cpu_ids_reg;
     n_q_ok = 32'(cmd_addr) < NUM_QUEUES;
     n_log_ok_q = cmd_data0 <= 32'(SL);
     n_log_ok_s = cmd_data0 <= 32'(KL);

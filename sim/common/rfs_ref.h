@@ -150,8 +150,10 @@ class RegRef {
     CmdExpect e;
     Kernel& K = *k;
     const uint32_t nr = K.nr_cpu_ids();
+    // HEAD_ADD and READ_HEAD_TAIL reach every implemented CPU, the others those below nr
+    const bool any_cpu = Op(c.op) == Op::kHeadAdd || Op(c.op) == Op::kReadHeadTail;
     auto per_cpu_ok = [&] {
-      if (c.addr >= nr) {
+      if (c.addr >= (any_cpu ? dims.cpus : nr)) {
         e.status = -EINVAL;
         return false;
       }

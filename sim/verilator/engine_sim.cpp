@@ -91,6 +91,7 @@ struct EngineSim::Impl {
   bool probe_open = false, beat_open = false;
   std::array<uint64_t, size_t(GateLoss::kCount)> probe_pending{};
   uint64_t beat_pending = 0;
+  uint64_t probe_txn_pending = 0;  // transactions answered since the last packet through the gate
   uint32_t inflight_max = 1;  // 2^TAG_LOG2
 
   void probe_clock(bool pass, GateLoss why, bool beat) {
@@ -102,6 +103,8 @@ struct EngineSim::Impl {
         }
       }
       probe_pending.fill(0);
+      if (probe_open) probe.transactions += probe_txn_pending;
+      probe_txn_pending = 0;
       probe_open = true;
       ++probe.packets;
       ++probe.clocks;
@@ -123,6 +126,7 @@ struct EngineSim::Impl {
     probe_open = beat_open = false;
     probe_pending.fill(0);
     beat_pending = 0;
+    probe_txn_pending = 0;
   }
 
   bool draw(double p) { return p >= 1.0 ? true : p <= 0.0 ? false : unit(rng) < p; }
@@ -238,6 +242,9 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     if (root()->fs_engine_top__DOT__fw_patch) ++probe.filter_patches;
     if (root()->fs_engine_top__DOT__rfs_flush) ++probe.flushes;
     if (root()->fs_engine_top__DOT__core_start) ++probe.core_transactions;
+    if (root()->fs_engine_top__DOT__core_start && root()->fs_engine_top__DOT__ord_rec &&
+        root()->fs_engine_top__DOT__inflight != 0)
+      ++probe.rec_transactions;
     const bool rec_fire = m->m_axis_rec_tvalid && m->m_axis_rec_tready;
     if (m->m_axis_rec_tvalid && !m->m_axis_rec_tready) ++rec_stalls;
     if (rec_fire) records.push_back(decode_record());
@@ -277,6 +284,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
         if (!a.write) a.t.data = rdata;
         a.t.clock = clocks;
         transactions.push_back(a.t);
+        if (probe_open) ++probe_txn_pending;
         a.active = false;
       }
     }
@@ -290,7 +298,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     if (!t->fs_engine_top__DOT__cfg_enable) return GateLoss::kDisabled;
     if (t->fs_engine_top__DOT__ord_hold) return GateLoss::kTransaction;
     if (!t->fs_engine_top__DOT__q_valid) return GateLoss::kIdle;
-    if (t->fs_engine_top__DOT__inflight_reg >= inflight_max) return GateLoss::kTags;
+    if (t->fs_engine_top__DOT__inflight >= inflight_max) return GateLoss::kTags;
     if (t->fs_engine_top__DOT__rp_busy_reg) return GateLoss::kReplay;
     if (t->fs_engine_top__DOT__m_valid_reg && t->fs_engine_top__DOT__m_seq_wait) return GateLoss::kTransaction;
     if (t->fs_engine_top__DOT__m_valid_reg &&

@@ -1,0 +1,195 @@
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// The order gate of the engine (docs/engine-top.md "Total order"): where packets and register
+// transactions take their places in one total order. A packet takes its place when it passes
+// the gate into fs_hash and carries {cmd_seq, tag} from there. A register transaction, held by
+// fs_axil_regs (ord_req .. ord_done), is one of four classes by its register:
+//   free  (ord_free): touches nothing a packet reads or changes; runs at once, gate open;
+//   core  (ord_core): only fs_rfs_core commands; takes its place on arrival (place_start:
+//         cmd_seq counts it then; a packet passing in that clock is before it) and is granted
+//         once every
+//         packet before it has entered the RFS core (m_first_take) and none of them waits to
+//         be presented again after a flush; its commands reach the core only then
+//         (core_cmd_ok), and the core runs a command with its pipeline empty, so they run
+//         right after the last of those packets leaves stage D;
+//   rec   (ord_rec): state only the RFS core, the steer driver or the record stage read or
+//         change (event FIFO, counters, kernel-plane tables); placed on arrival like a core
+//         one, granted once the packets before it have their records (rec_fire) and the
+//         driver is idle;
+//   drain (the rest: state the front end reads between the gate and M) closes the gate
+//         while pending and for its ord_done clock; granted with no packet in flight.
+// The packets ordered after a placed transaction pass the gate and wait at the issue stage M
+// (their cmd_seq is above done_seq). A frame offered to fs_hash keeps the gate open until it
+// is taken (AXI4-Stream: valid never withdrawn) with the cmd_seq it was offered with; it
+// passes before the transaction that closed the gate, and a transaction is placed only
+// after it.
+module fs_order_gate #(
+    // packets in flight between the gate and the record (log2)
+    parameter integer TAG_LOG2 = 6
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    // the held register transaction (fs_axil_regs)
+    input  wire                  ord_req,
+    input  wire                  ord_done,
+    input  wire                  ord_free,
+    input  wire                  ord_core,
+    input  wire                  ord_rec,
+    output wire                  ord_grant,
+    output wire                  ord_hold,        // the gate is closed for a transaction
+    output wire                  place_start,     // a core or rec transaction takes its place
+
+    input  wire                  cfg_enable,
+    input  wire                  init_busy,       // the filter table's reset sweep
+    input  wire                  drv_busy,        // the steer driver serves a request
+
+    // packets
+    input  wire                  q_valid,         // a parsed frame waits at the gate
+    input  wire                  gate_pass,       // it enters fs_hash
+    output wire                  gate_open,
+    output wire [31:0]           gate_cmd_seq,    // rides with the packet
+    output wire [TAG_LOG2-1:0]   gate_tag,
+    input  wire                  m_first_take,    // the issue stage M gives a packet to the
+                                                  // RFS core for the first time (not a replay)
+    input  wire                  m_after,         // M holds a packet ordered after the placed one
+    input  wire                  rp_busy,         // M presents flushed packets again
+    input  wire                  rfs_flush,       // the RFS core flushes A-C in this clock
+    output wire                  core_cmd_ok,     // fs_rfs_core commands may run
+    input  wire                  core_cmd_take,   // fs_rfs_core accepts a command
+    input  wire                  rec_fire,        // a record enters the output slice
+    output wire [31:0]           done_seq,        // transactions executed (with this clock's)
+    output wire [TAG_LOG2:0]     inflight         // packets between the gate and the output slice
+);
+
+localparam integer TAGS = 1 << TAG_LOG2;
+
+logic [31:0] cmd_seq_reg = 32'd0;
+logic [31:0] done_seq_reg = 32'd0;
+logic [31:0] done_seq_p1_reg = 32'd1;      // done_seq_reg + 1: M may go in the ord_done clock
+logic [TAG_LOG2-1:0] tag_next_reg = '0;
+logic [TAG_LOG2:0] inflight_reg = '0;
+logic placed_reg = 1'b0;                   // a core or rec transaction has its place
+logic [TAG_LOG2:0] unissued_reg = '0;      // packets past the gate, never given to the core
+logic [TAG_LOG2:0] ahead_unissued_reg = '0;   // of those, ordered before the placed transaction
+logic [TAG_LOG2:0] ahead_rec_reg = '0;     // packets before it without a record yet
+logic offer_reg = 1'b0;
+logic [31:0] offer_seq_reg = 32'd0;        // the offered frame's cmd_seq (a free transaction
+                                           // may count meanwhile: they commute)
+logic released_reg = 1'b0;                 // the placed core transaction's first command is
+                                           // in the core: M may present the packets after it
+logic placed_kind;                         // the transaction waits for packets, not the drain
+logic ahead_in_core;                       // every packet before it has entered the core
+
+assign placed_kind = ord_core || ord_rec;
+// placed in a clock where no frame stays offered: a frame offered keeps its cmd_seq
+assign place_start = ord_req && placed_kind && !placed_reg && !offer_reg &&
+                     !(q_valid && gate_open && !gate_pass);
+assign ord_hold = (ord_req || ord_done) && !ord_free && !placed_kind;
+assign gate_open = offer_reg || (cfg_enable && !ord_hold && (inflight_reg != (TAG_LOG2+1)'(TAGS)));
+// after a flush the packets before the transaction are in M's replay until M holds one
+// ordered after it (M presents in tag order)
+assign ahead_in_core = ahead_unissued_reg == '0 && !rfs_flush && (!rp_busy || m_after);
+assign ord_grant = ord_req && !init_busy &&
+                   (ord_free ||
+                    (ord_core && placed_reg && ahead_in_core) ||
+                    (ord_rec && placed_reg && ahead_rec_reg == '0 && !drv_busy) ||
+                    (!placed_kind && inflight_reg == '0));
+// outside a placed core transaction nothing is in flight ahead of a command (rec: every
+// record out; drain: the pipeline empty; init: no packet yet)
+assign core_cmd_ok = !(placed_reg && ord_core) || ahead_in_core;
+assign gate_cmd_seq = offer_reg ? offer_seq_reg : cmd_seq_reg;
+assign gate_tag = tag_next_reg;
+// The core takes a packet only with no command running, so the packets after a core
+// transaction may wait at its input from its first command on; a second command of the list
+// (SOCK_CMD's READ after its WRITE) reads the sock table, which no packet changes.
+assign done_seq = (ord_done || released_reg) ? done_seq_p1_reg : done_seq_reg;
+assign inflight = inflight_reg;
+
+always_ff @(posedge clk) begin
+    if (place_start || (ord_done && !placed_reg)) cmd_seq_reg <= cmd_seq_reg + 32'd1;
+    if (ord_done) begin
+        done_seq_reg <= done_seq_p1_reg;
+        done_seq_p1_reg <= done_seq_p1_reg + 32'd1;
+    end
+    if (place_start) placed_reg <= 1'b1;
+    if (placed_reg && ord_core && core_cmd_take) released_reg <= 1'b1;
+    if (ord_done) begin
+        placed_reg <= 1'b0;
+        released_reg <= 1'b0;
+    end
+    unissued_reg <= unissued_reg + (TAG_LOG2+1)'(gate_pass) - (TAG_LOG2+1)'(m_first_take);
+    // a packet passing the gate in the place_start clock carries the count before it: ahead
+    if (place_start) begin
+        ahead_unissued_reg <= unissued_reg + (TAG_LOG2+1)'(gate_pass) - (TAG_LOG2+1)'(m_first_take);
+        ahead_rec_reg <= inflight_reg + (TAG_LOG2+1)'(gate_pass) - (TAG_LOG2+1)'(rec_fire);
+    end else begin
+        if (ahead_unissued_reg != '0) ahead_unissued_reg <= ahead_unissued_reg - (TAG_LOG2+1)'(m_first_take);
+        if (ahead_rec_reg != '0) ahead_rec_reg <= ahead_rec_reg - (TAG_LOG2+1)'(rec_fire);
+    end
+    if (gate_pass) tag_next_reg <= tag_next_reg + TAG_LOG2'(1);
+    inflight_reg <= inflight_reg + (TAG_LOG2+1)'(gate_pass) - (TAG_LOG2+1)'(rec_fire);
+    offer_reg <= q_valid && gate_open && !gate_pass;
+    if (!offer_reg) offer_seq_reg <= cmd_seq_reg;
+    if (rst) begin
+        cmd_seq_reg <= 32'd0;
+        done_seq_reg <= 32'd0;
+        done_seq_p1_reg <= 32'd1;
+        placed_reg <= 1'b0;
+        released_reg <= 1'b0;
+        unissued_reg <= '0;
+        ahead_unissued_reg <= '0;
+        ahead_rec_reg <= '0;
+        tag_next_reg <= '0;
+        inflight_reg <= '0;
+        offer_reg <= 1'b0;
+        offer_seq_reg <= 32'd0;
+    end
+end
+
+`ifdef FORMAL
+// The environment (fs_axil_regs, fs_nic_front, the issue stage M) as assumptions, checked as
+// assertions in the simulations: one class per transaction, a packet passes only an open
+// gate, M takes only packets past the gate, a record only for a packet M has taken.
+// The gate's own contract: the counts of packets ahead of a placed transaction never exceed
+// what is in flight (so they only fall to 0 through takes and records), a frame offered keeps
+// the gate open with the same cmd_seq until it is taken, and the classes wait as documented.
+logic f_past_reg = 1'b0;
+always_ff @(posedge clk) begin
+    f_past_reg <= !rst;
+end
+always_comb begin
+    if (!rst) begin
+        if (ord_req) a_one_class: assume (32'(ord_free) + 32'(ord_core) + 32'(ord_rec) <= 1);
+        if (gate_pass) a_pass_open: assume (q_valid && gate_open);
+        if (m_first_take) a_take_passed: assume (unissued_reg != '0);
+        if (rec_fire) a_fire_taken: assume (inflight_reg != unissued_reg);
+    end
+end
+always_ff @(posedge clk) begin
+    if (f_past_reg && !rst) begin
+        p_ahead_le_unissued: assert (ahead_unissued_reg <= unissued_reg);
+        p_unissued_le_inflight: assert (unissued_reg <= inflight_reg);
+        p_ahead_rec_le_inflight: assert (ahead_rec_reg <= inflight_reg);
+        p_inflight_bound: assert (inflight_reg <= (TAG_LOG2+1)'(TAGS));
+        if (offer_reg) p_offer_room: assert (inflight_reg != (TAG_LOG2+1)'(TAGS));
+        if ($past(q_valid && gate_open && !gate_pass) && !$past(rst)) begin
+            p_offer_open: assert (gate_open);
+            p_offer_seq: assert (gate_cmd_seq == $past(gate_cmd_seq));
+            p_offer_tag: assert (gate_tag == $past(gate_tag));
+        end
+        if (ord_grant && ord_core) p_core_ahead_in: assert (ahead_unissued_reg == '0);
+        if (ord_grant && ord_rec) p_rec_ahead_out: assert (ahead_rec_reg == '0);
+        if (ord_grant && !ord_free && !ord_core && !ord_rec) p_drain_empty: assert (inflight_reg == '0);
+        c_core_wait: cover (placed_reg && ord_core && ahead_unissued_reg != '0);
+        c_rec_wait: cover (placed_reg && ord_rec && ahead_rec_reg != '0);
+        c_released: cover (released_reg && m_after);
+    end
+end
+`endif
+
+endmodule
+
+`resetall
