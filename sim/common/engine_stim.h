@@ -502,8 +502,13 @@ inline void EngineStim::scenario_full_bucket() {
 
 inline void EngineStim::scenario() {
   const uint32_t pick = rnd(5);
-  // In an original-variant run the gate only exists in the short patched windows of the mode
-  // flips: spend every scenario there on the gate's "same flow, new CPU" row.
+  // In an original-variant run the gate only exists in patched windows: the mode flips open
+  // short ones, and now and then a scenario opens one itself (the next flip closes it). Spend
+  // every scenario there on the gate's "same flow, new CPU" row.
+  if (cfg_.patched == 0 && cfg_.mode_changes && !patched_ && chance(0.25)) {
+    patched_ = true;
+    wr(r::CTRL::kAddr, ctrl_value());
+  }
   if (pick < 2 || (patched_ && cfg_.patched == 0)) {
     kind_ = TxnKind::kScnMigration;
     scenario_same_queue_migration();
