@@ -101,8 +101,6 @@ localparam integer TSS_W = 32 + 16 + 4 + TUP_W + 32 + 1;
 localparam integer TSI_W = TSS_W + 1 + FLT_ID_WIDTH + 16;
 localparam integer TSF_W = 1 + 16 + 16;
 localparam integer LKF_LOG2 = 3;                             // lookup FIFO (> table latency 4 + 2)
-localparam [2:0] P_GATE_SKIP = 3'(FS_SET_RPS_CPU_PATH_GATE_SKIP);
-localparam [2:0] P_DRV_ERROR = 3'(FS_SET_RPS_CPU_PATH_DRIVER_ERROR);
 
 `ifdef VERILATOR
 if (CPU_LOG2 < 0 || CPU_LOG2 > 10 || QUEUE_LOG2 < 0 || QUEUE_LOG2 > 10 || SLOT_LOG2 < 1 ||
@@ -128,7 +126,7 @@ logic [1:0] cfg_hash_mode;
 logic [31:0] cfg_hash_seed;
 logic [415:0] cfg_rss_key;
 logic cnt_clear;
-logic evt_overflow_set_reg = 1'b0;
+logic evt_overflow_set;
 logic lut_wr_en, lut_rd_en;
 logic [LUT_LOG2-1:0] lut_wr_index, lut_rd_index;
 logic [QWID-1:0] lut_wr_queue, lut_rd_queue;
@@ -167,7 +165,7 @@ logic [15:0] ev_sport, ev_dport;
 logic [EVT_LOG2:0] ev_count;
 // counters
 logic [4:0] cnt_index;
-logic [63:0] cnt_value_reg = 64'd0;
+logic [63:0] cnt_value;
 logic init_busy;
 
 // the NIC-plane-only configuration outputs are not needed: the kernel plane gets its state
@@ -234,7 +232,7 @@ fs_axil_regs #(
     .cfg_rss_key(cfg_rss_key),
     .cnt_clear(cnt_clear),
     .stat_init_busy(init_busy),
-    .evt_overflow_set(evt_overflow_set_reg),
+    .evt_overflow_set(evt_overflow_set),
     .lut_wr_en(lut_wr_en),
     .lut_wr_index(lut_wr_index),
     .lut_wr_queue(lut_wr_queue),
@@ -284,7 +282,7 @@ fs_axil_regs #(
     .evt_dport(ev_dport),
     .evt_count(16'(ev_count)),
     .cnt_index(cnt_index),
-    .cnt_value(cnt_value_reg)
+    .cnt_value(cnt_value)
 );
 
 // ---------------------------------------------------------------- front end
@@ -632,11 +630,6 @@ fs_flt_forward #(
     .stat_scan(fw_scan)
 );
 
-logic [63:0] hazard_stalls_reg = 64'd0;
-always_ff @(posedge clk) begin
-    if (fw_scan) hazard_stalls_reg <= hazard_stalls_reg + 64'd1;
-    if (cnt_clear || rst) hazard_stalls_reg <= 64'd0;
-end
 
 // ---------------------------------------------------------------- RFS core
 // a command waits (hidden from the core, which would hold packets off for it) while packets
@@ -880,85 +873,28 @@ fs_skid #(
 );
 
 // ---------------------------------------------------------------- counters (enum counter)
-// record counters count when the record enters the output slice; the driver's own counters
-// (adds, retargets, refusals) and the RFS core's statistics cannot be cleared, so a clear
-// keeps their value as a base
-logic [63:0] c_pkts_reg = 64'd0, c_hashed_reg = 64'd0, c_hits_reg = 64'd0, c_cpu_reg = 64'd0;
-logic [63:0] c_calls_reg = 64'd0, c_skips_reg = 64'd0, c_errors_reg = 64'd0, c_dels_reg = 64'd0;
-logic [63:0] c_class_reg [12];
-logic [63:0] b_adds_reg = 64'd0, b_retargets_reg = 64'd0, b_refusals_reg = 64'd0;
-logic [31:0] b_fwd_reg = 32'd0, b_hzd_reg = 32'd0;
-logic [63:0] refusals_d1_reg = 64'd0;
-logic [63:0] c_adds, c_retargets;
-
-always_comb begin
-    c_adds = st_adds - b_adds_reg;
-    c_retargets = st_retargets - b_retargets_reg;
-end
-
-always_ff @(posedge clk) begin
-    if (rec_fire) begin
-        c_pkts_reg <= c_pkts_reg + 64'd1;
-        c_hashed_reg <= c_hashed_reg + 64'(o_hv);
-        c_hits_reg <= c_hits_reg + 64'(o_hit);
-        c_cpu_reg <= c_cpu_reg + 64'(r1_cpu_valid_reg);
-        c_calls_reg <= c_calls_reg + 64'(r1_steer_reg);
-        c_skips_reg <= c_skips_reg + 64'(r1_path_reg == P_GATE_SKIP);
-        c_errors_reg <= c_errors_reg + 64'(r1_path_reg == P_DRV_ERROR);
-        for (int k = 0; k < 12; k++) begin
-            if (o_class == 4'(k)) c_class_reg[k] <= c_class_reg[k] + 64'd1;
-        end
-    end
-    if (h_delete_done) c_dels_reg <= c_dels_reg + 64'd1;
-    refusals_d1_reg <= st_refusals;
-    evt_overflow_set_reg <= st_refusals != refusals_d1_reg;
-
-    case (cnt_index)
-        5'(FS_COUNTER_PKTS): cnt_value_reg <= c_pkts_reg;
-        5'(FS_COUNTER_PKTS_HASHED): cnt_value_reg <= c_hashed_reg;
-        5'(FS_COUNTER_FLT_HITS): cnt_value_reg <= c_hits_reg;
-        5'(FS_COUNTER_RFS_CPU): cnt_value_reg <= c_cpu_reg;
-        5'(FS_COUNTER_STEER_CALLS): cnt_value_reg <= c_calls_reg;
-        5'(FS_COUNTER_STEER_ADDS): cnt_value_reg <= c_adds;
-        5'(FS_COUNTER_STEER_RETARGETS): cnt_value_reg <= c_retargets;
-        5'(FS_COUNTER_GATE_SKIPS): cnt_value_reg <= c_skips_reg;
-        5'(FS_COUNTER_DRIVER_ERRORS): cnt_value_reg <= c_errors_reg;
-        5'(FS_COUNTER_FLT_DELETES): cnt_value_reg <= c_dels_reg;
-        5'(FS_COUNTER_EVENTS): cnt_value_reg <= c_adds + c_retargets;
-        5'(FS_COUNTER_EVT_REFUSALS): cnt_value_reg <= st_refusals - b_refusals_reg;
-        5'(FS_COUNTER_HAZARD_STALLS): cnt_value_reg <= hazard_stalls_reg;
-        5'(FS_COUNTER_RFS_FWD): cnt_value_reg <= {32'd0, stat_fwd - b_fwd_reg};
-        5'(FS_COUNTER_RFS_HZD_STALL): cnt_value_reg <= {32'd0, stat_hzd - b_hzd_reg};
-        default: begin
-            cnt_value_reg <= 64'd0;
-            for (int k = 0; k < 12; k++) begin
-                if (cnt_index == 5'(FS_COUNTER_PARSE_CLASS0 + k)) cnt_value_reg <= c_class_reg[k];
-            end
-        end
-    endcase
-
-    if (cnt_clear || rst) begin
-        c_pkts_reg <= 64'd0;
-        c_hashed_reg <= 64'd0;
-        c_hits_reg <= 64'd0;
-        c_cpu_reg <= 64'd0;
-        c_calls_reg <= 64'd0;
-        c_skips_reg <= 64'd0;
-        c_errors_reg <= 64'd0;
-        c_dels_reg <= 64'd0;
-        for (int k = 0; k < 12; k++) begin
-            c_class_reg[k] <= 64'd0;
-        end
-        b_adds_reg <= st_adds;
-        b_retargets_reg <= st_retargets;
-        b_refusals_reg <= st_refusals;
-        b_fwd_reg <= stat_fwd;
-        b_hzd_reg <= stat_hzd;
-    end
-    if (rst) begin
-        evt_overflow_set_reg <= 1'b0;
-    end
-end
+fs_counters counters (
+    .clk(clk),
+    .rst(rst),
+    .rec_fire(rec_fire),
+    .rec_hash_valid(o_hv),
+    .rec_filter_hit(o_hit),
+    .rec_cpu_valid(r1_cpu_valid_reg),
+    .rec_steer_called(r1_steer_reg),
+    .rec_path(r1_path_reg),
+    .rec_parse_class(o_class),
+    .flt_delete_done(h_delete_done),
+    .fwd_scan(fw_scan),
+    .stat_steer_adds(st_adds),
+    .stat_steer_retargets(st_retargets),
+    .stat_evt_refusals(st_refusals),
+    .stat_rfs_fwd(stat_fwd),
+    .stat_rfs_hzd_stall(stat_hzd),
+    .cnt_clear(cnt_clear),
+    .cnt_index(cnt_index),
+    .cnt_value(cnt_value),
+    .evt_overflow_set(evt_overflow_set)
+);
 
 // unused block outputs: the RFS record's slot bookkeeping, stall statistics, the driver's
 // tag echo, id read-back, lock (host commands never meet it: they run under ord_grant),
