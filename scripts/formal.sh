@@ -38,7 +38,7 @@ JOBS=(
   "hash          fs_hash          minimum   28  4   0"
   "axil_slave    fs_axil_slave    default   18  0   0"
   "order_gate    fs_order_gate    minimum   20  4   0"
-  "axil_regs     fs_axil_regs     minimum   28  0   1"
+  "axil_regs     fs_axil_regs     minimum   30  0   1"
   "parser        fs_parser        minimum   23  4   1"
   "filter_table  fs_filter_table  minimum   28  4   1"
 )

@@ -2,10 +2,11 @@
 # Resource and depth estimate of the engine RTL with Yosys synth_xilinx (UltraScale+),
 # one out-of-context run per module at default parameters (or at a set of hw/params.json).
 # Usage: scripts/synth-estimate.sh [-o REPORT.md] [-j N] [--set NAME] [module ...]   (no module: all)
-# Writes a Markdown table: LUT, FF, BRAM36 equivalents, LUTRAM, DSP, MUXF, CARRY, and the
-# longest register-to-register path (cells, and LUT levels on it). FFs, block RAMs, SRLs and
-# DSPs are cut out of the graph before `ltp` (TOOLCHAIN.md section 4), so a path runs from a
-# register or input to a register or output. Target: <= 8 LUT levels.
+# Modules are the fs_*.sv of hw/rtl and the Vitis kernel `flowsteer` (hw/alveo); -uram lets
+# large memories map to URAM288. Writes a Markdown table: LUT, FF, BRAM36 equivalents, URAM288,
+# LUTRAM, DSP, MUXF, CARRY, and the deepest path in LUT levels (scripts/lut-levels.py: every
+# path from a register, RAM, SRL, DSP or input to one of those or an output, the LUTs and
+# LUTRAM reads on it counted). The engine rows get their share of an XCU280. Target: <= 6.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RTL="$ROOT/hw/rtl"
@@ -18,7 +19,7 @@ while [ $# -gt 0 ]; do
     -o) OUT="${2:?-o needs a file}"; shift 2 ;;
     -j) JOBS="${2:?-j needs a number}"; shift 2 ;;
     --set) SET="${2:?--set needs a name}"; shift 2 ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     -*) echo "synth-estimate: unknown option $1" >&2; exit 2 ;;
     *) MODS+=("$1"); shift ;;
   esac
@@ -26,6 +27,7 @@ done
 command -v yosys >/dev/null || { echo "synth-estimate: yosys not found" >&2; exit 2; }
 if [ ${#MODS[@]} -eq 0 ]; then
   for f in "$RTL"/fs_*.sv; do MODS+=("$(basename "$f" .sv)"); done
+  MODS+=(flowsteer)
 fi
 for m in "${MODS[@]}"; do python3 "$ROOT/scripts/rtl-params.py" "$m" "$SET" >/dev/null || exit 2; done
 WORK="$(mktemp -d)"
@@ -33,7 +35,7 @@ trap 'rm -rf "$WORK"' EXIT
 python3 "$ROOT/scripts/gen_regs.py" "$ROOT/hw/regs/flowsteer_regs.json" --vh "$WORK/flowsteer_regs.vh"
 
 # rtl_deps MODULE: the file of MODULE and of every fs_* module it instantiates (recursively).
-rtl_deps() { python3 "$ROOT/scripts/rtl-deps.py" "$RTL" "$1"; }
+rtl_deps() { python3 "$ROOT/scripts/rtl-deps.py" "$RTL:$ROOT/hw/alveo" "$1"; }
 
 # chparams MODULE: the Yosys chparam commands of parameter set $SET (scripts/rtl-params.py).
 chparams() {
@@ -48,10 +50,9 @@ run_one() {
   mkdir -p "$d"
   t0=$(date +%s)
   if ! yosys -q -l "$d/yosys.log" -p "read_verilog -sv -I$WORK $(rtl_deps "$m"); $(chparams "$m") \
-      synth_xilinx -family xcup -top $m -flatten -noiopad -noclkbuf; \
-      tee -q -o $d/stat.txt stat; write_json $d/net.json; \
-      tee -q -o $d/ltp.txt ltp -noff * t:FD* %d t:RAMB* %d t:URAM* %d t:SRL* %d t:DSP* %d" \
-      >/dev/null 2>&1; then
+      synth_xilinx -family xcup -top $m -flatten -noiopad -noclkbuf -uram; \
+      tee -q -o $d/stat.txt stat; write_json $d/net.json" >/dev/null 2>&1 ||
+     ! python3 "$ROOT/scripts/lut-levels.py" "$d/net.json" > "$d/levels.json"; then
     echo "FAILED" > "$d/failed"
   fi
   t1=$(date +%s)
@@ -61,16 +62,20 @@ export -f run_one rtl_deps chparams
 export WORK RTL ROOT SET
 printf '%s\n' "${MODS[@]}" | xargs -P "$JOBS" -I{} bash -c 'run_one {}'
 
-python3 - "$WORK" "$OUT" "${MODS[@]}" <<'EOF'
+python3 - "$WORK" "$OUT" "$SET" "${MODS[@]}" <<'EOF'
 import json, os, re, sys
-work, out, mods = sys.argv[1], sys.argv[2], sys.argv[3:]
-rows = []
+work, out, pset, mods = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+# XCU280 (Alveo U280), AMD DS963 / DS890
+U280 = {"LUT": 1303680, "FF": 2607360, "BRAM36": 2016, "URAM": 960, "DSP": 9024}
+TARGET = 6
+rows, paths, shares = [], [], []
 worst = 0
 for m in mods:
     d = os.path.join(work, m)
     secs = open(os.path.join(d, "seconds")).read().strip()
     if os.path.exists(os.path.join(d, "failed")):
-        rows.append(f"| {m} | synthesis failed | | | | | | | | | {secs} |")
+        rows.append(f"| {m} | synthesis failed | | | | | | | | | | {secs} |")
+        worst = TARGET + 1
         continue
     cells = {}
     for line in open(os.path.join(d, "stat.txt")):
@@ -79,39 +84,39 @@ for m in mods:
             cells[mm.group(1)] = cells.get(mm.group(1), 0) + int(mm.group(2))
     def count(prefixes):
         return sum(v for k, v in cells.items() if any(k.startswith(p) for p in prefixes))
-    lut = count(["LUT"])
-    ff = count(["FD"])
-    bram = cells.get("RAMB36E2", 0) + cells.get("RAMB18E2", 0) / 2
+    r = {"LUT": count(["LUT"]), "FF": count(["FD"]),
+         "BRAM36": cells.get("RAMB36E2", 0) + cells.get("RAMB18E2", 0) / 2,
+         "URAM": cells.get("URAM288", 0), "DSP": count(["DSP"])}
     lutram = count(["RAM32", "RAM64", "RAM128", "RAM256", "RAM16", "SRL"])
-    dsp = count(["DSP"])
     muxf = count(["MUXF"])
     carry = count(["CARRY"])
-    net = json.load(open(os.path.join(d, "net.json")))
-    types = {}
-    for mod in net["modules"].values():
-        for name, c in mod.get("cells", {}).items():
-            types[name] = c["type"]
-    text = open(os.path.join(d, "ltp.txt")).read()
-    length = re.search(r"\(length=(\d+)\)", text)
-    length = int(length.group(1)) if length else 0
-    via = re.findall(r"\(via (.+?)\)\s*$", text, re.M)
-    path_types = [types.get(v, types.get(v.lstrip("\\"), "?")) for v in via]
-    lut_levels = sum(1 for t in path_types if t.startswith("LUT"))
-    other = {}
-    for t in path_types:
-        if not t.startswith("LUT"):
-            other[t] = other.get(t, 0) + 1
-    other_s = ", ".join(f"{v} {k}" for k, v in sorted(other.items())) or "-"
-    worst = max(worst, lut_levels)
-    rows.append(f"| {m} | {lut} | {ff} | {bram:g} | {lutram} | {dsp} | {muxf} | {carry} | "
-                f"{length} | {lut_levels} ({other_s}) | {secs} |")
+    lv = json.load(open(os.path.join(d, "levels.json")))
+    other_s = ", ".join(f"{v} {k}" for k, v in sorted(lv["other"].items())) or "-"
+    worst = max(worst, lv["levels"])
+    rows.append(f"| {m} | {r['LUT']} | {r['FF']} | {r['BRAM36']:g} | {r['URAM']} | {lutram} | "
+                f"{r['DSP']} | {muxf} | {carry} | {lv['levels']} | {lv['cells']} ({other_s}) | "
+                f"{secs} |")
+    paths.append(f"| {m} | {lv['levels']} | `{lv['from']}` | `{lv['to']}` |")
+    if m in ("fs_engine_top", "flowsteer"):
+        shares.append(f"| {m} | " + " | ".join(
+            f"{r[k]:g} ({100.0 * r[k] / U280[k]:.1f} %)" for k in U280) + " |")
 with open(out, "w") as f:
-    f.write("# Yosys synth_xilinx -family xcup estimate (default parameters)\n\n")
-    f.write("| module | LUT | FF | BRAM36 | LUTRAM/SRL | DSP | MUXF | CARRY | path cells | "
-            "LUT levels on path (other cells) | seconds |\n")
-    f.write("|---|---|---|---|---|---|---|---|---|---|---|\n")
+    f.write(f"# Yosys synth_xilinx -family xcup -uram estimate (parameter set {pset})\n\n")
+    f.write("Generated by `scripts/synth-estimate.sh`. LUT levels: the deepest path between "
+            "registers, RAMs, DSPs and ports, counted in LUTs (scripts/lut-levels.py).\n\n")
+    f.write("| module | LUT | FF | BRAM36 | URAM288 | LUTRAM/SRL | DSP | MUXF | CARRY | "
+            "LUT levels | cells on that path (other cells) | seconds |\n")
+    f.write("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
     f.write("\n".join(rows) + "\n\n")
-    f.write(f"Worst LUT levels: {worst} (target <= 8). Yosys 0.23 maps carry chains to CARRY4 "
-            "(Vivado uses CARRY8), so read carry depth loosely.\n")
+    f.write(f"Worst LUT levels: {worst} (target <= {TARGET}). Yosys 0.23 maps carry chains to "
+            "CARRY4 (Vivado uses CARRY8), so read carry depth loosely.\n\n")
+    if shares:
+        f.write("## Share of an XCU280 (Alveo U280: " + ", ".join(
+            f"{v:,} {k}" for k, v in U280.items()) + ")\n\n")
+        f.write("| module | " + " | ".join(U280) + " |\n|---|" + "---|" * len(U280) + "\n")
+        f.write("\n".join(shares) + "\n\n")
+    f.write("## Deepest path per module\n\n| module | LUT levels | from | to |\n|---|---|---|---|\n")
+    f.write("\n".join(paths) + "\n")
 print(open(out).read())
+sys.exit(1 if worst > TARGET else 0)
 EOF

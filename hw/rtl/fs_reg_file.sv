@@ -8,8 +8,9 @@
 // it to completion (filter commands and fs_reg_sequencer command lists included), pulses
 // ord_done and only then answers (rsp_*), docs/engine-top.md.
 // The address is decoded with the map's table (FS_DEC_*) one clock after it is taken, and
-// the read value is registered one clock before it is used (ST_RD2), so neither the decode
-// nor the read multiplexer sits on the path of the write side effects.
+// the read value is registered one clock before it is used (ST_RD2), and the write value
+// with its range checks one more (ST_WV), so neither the decode, the read multiplexer nor
+// the checks sit on the path of the write side effects.
 // ENGINE = 1 (fs_engine_top): every block of the map, exactly as the model: SLVERR for
 //   unmapped addresses, array elements past the implemented sizes and values the engine
 //   cannot hold; the kernel plane is driven through fs_rfs_core commands (seq_* lists),
@@ -245,7 +246,8 @@ logic [31:0] rdata_reg = 32'd0;
 logic init_seq_reg = 1'b0;                // the running list is the init sequence
 
 localparam [3:0] ST_INIT = 4'd0, ST_IDLE = 4'd1, ST_REQ = 4'd2, ST_RD1 = 4'd3, ST_RD2 = 4'd4,
-                 ST_EXEC = 4'd5, ST_SEQ = 4'd6, ST_FLT = 4'd8, ST_RESP = 4'd9, ST_DONE = 4'd10;
+                 ST_EXEC = 4'd5, ST_SEQ = 4'd6, ST_WV = 4'd7, ST_FLT = 4'd8, ST_RESP = 4'd9,
+                 ST_DONE = 4'd10, ST_DEC = 4'd11;
 logic [3:0] st_reg = ST_INIT;
 logic tx_wr_reg;
 logic [15:0] tx_addr_reg;
@@ -300,8 +302,8 @@ end
 // ---------------------------------------------------------------- decode
 // the map's decode table (FS_DEC_*, the one EngineRegisterFile walks as regs::decode): each
 // array implemented up to the size that bounds it, the blocks the NIC plane lacks SLVERR.
-// Registered: sel_reg is valid from ST_RD1 (tx_addr is taken in ST_IDLE, ST_REQ lasts at
-// least one clock).
+// Registered: sel_reg is valid from ST_REQ (tx_addr is taken in ST_IDLE, ST_DEC waits one
+// clock), so ord_free and ord_core come from a register, not through the decode's compares.
 logic [FS_DEC_N-1:0] dec_hit;
 for (genvar i = 0; i < FS_DEC_N; i++) begin : g_dec
     localparam integer BASE = 32'(FS_DEC_WADDR[FS_DEC_WADDR_W*i +: FS_DEC_WADDR_W]);
@@ -497,33 +499,43 @@ always_ff @(posedge clk) begin
     end
 end
 
-// write value: RW merges the byte strobes into the old value and keeps the fields
-logic [31:0] wmask, wv;
+// write value: RW merges the byte strobes into the old value and keeps the fields.
+// wv and wr_bad are registered in ST_WV (the merge, the range checks and the command list
+// after them do not fit one clock's LUT depth); ST_EXEC uses the registers.
+logic [31:0] wmask, wv_c;
 always_comb begin
     for (int b = 0; b < 4; b++) begin
         wmask[8*b +: 8] = {8{tx_strb_reg[b]}};
     end
-    wv = is_rw_reg ? (((rd_value_reg & ~wmask) | (tx_data_reg & wmask)) & rd_mask_reg) : tx_data_reg;
+    wv_c = is_rw_reg ? (((rd_value_reg & ~wmask) | (tx_data_reg & wmask)) & rd_mask_reg) : tx_data_reg;
 end
 
 // values the engine cannot hold (the model's SLVERR cases; ENGINE only)
+logic wr_bad_c;
+logic [31:0] wv;
 logic wr_bad;
+always_ff @(posedge clk) begin
+    if (st_reg == ST_WV) begin
+        wv <= wv_c;
+        wr_bad <= wr_bad_c;
+    end
+end
 always_comb begin
-    wr_bad = 1'b0;
+    wr_bad_c = 1'b0;
     if (EN) begin
         case (1'b1)
-            sel_reg[FS_REG_NR_CPU_IDS]: wr_bad = wv == 32'd0 || wv > 32'(CPUS);
-            sel_reg[FS_REG_NUM_RX_QUEUES]: wr_bad = wv == 32'd0 || wv > 32'(QUEUES);
-            sel_reg[FS_REG_SOCK_CFG]: wr_bad = wv[4:0] > 5'(SOCK_LOG2);
-            sel_reg[FS_REG_LUT_CFG]: wr_bad = wv[4:0] > 5'(LUT_LOG2);
-            sel_reg[FS_REG_HASH_CFG]: wr_bad = wv[1:0] == 2'd3;
+            sel_reg[FS_REG_NR_CPU_IDS]: wr_bad_c = wv_c == 32'd0 || wv_c > 32'(CPUS);
+            sel_reg[FS_REG_NUM_RX_QUEUES]: wr_bad_c = wv_c == 32'd0 || wv_c > 32'(QUEUES);
+            sel_reg[FS_REG_SOCK_CFG]: wr_bad_c = wv_c[4:0] > 5'(SOCK_LOG2);
+            sel_reg[FS_REG_LUT_CFG]: wr_bad_c = wv_c[4:0] > 5'(LUT_LOG2);
+            sel_reg[FS_REG_HASH_CFG]: wr_bad_c = wv_c[1:0] == 2'd3;
             default: begin
             end
         endcase
-        if ((a_rmap || a_lut) && wv >= 32'(QUEUES)) wr_bad = 1'b1;
-        if (a_fcnt && wv[4:0] > 5'(SLOT_LOG2)) wr_bad = 1'b1;
-        if (a_map && 33'(wv[31:16]) + 33'(wv[15:0]) > 33'(POOL)) wr_bad = 1'b1;
-        if (a_pool && wv >= 32'(CPUS)) wr_bad = 1'b1;
+        if ((a_rmap || a_lut) && wv_c >= 32'(QUEUES)) wr_bad_c = 1'b1;
+        if (a_fcnt && wv_c[4:0] > 5'(SLOT_LOG2)) wr_bad_c = 1'b1;
+        if (a_map && 33'(wv_c[31:16]) + 33'(wv_c[15:0]) > 33'(POOL)) wr_bad_c = 1'b1;
+        if (a_pool && wv_c >= 32'(CPUS)) wr_bad_c = 1'b1;
     end
 end
 
@@ -718,12 +730,15 @@ always_ff @(posedge clk) begin
                     tx_data_reg <= tx_data;
                     tx_strb_reg <= tx_strb;
                 end
-                st_reg <= ST_REQ;
+                st_reg <= ST_DEC;
             end
         end
-        // A core transaction decodes (RD1, RD2) while the packets ahead of it leave the RFS
-        // core: it reads only staging registers and shadow RAMs, which no packet changes; RD2
-        // re-samples the same values until the grant. The others decode after the grant.
+        ST_DEC: begin
+            st_reg <= ST_REQ;
+        end
+        // A core transaction decodes (RD1, RD2, WV) while the packets ahead of it enter the
+        // RFS core: it reads only staging registers and shadow RAMs, which no packet changes;
+        // WV re-samples the same values until the grant. The others decode after the grant.
         ST_REQ: begin
             if (ord_grant || ord_core) st_reg <= ST_RD1;
         end
@@ -731,6 +746,9 @@ always_ff @(posedge clk) begin
             st_reg <= ST_RD2;
         end
         ST_RD2: begin
+            st_reg <= ST_WV;
+        end
+        ST_WV: begin
             if (ord_grant) st_reg <= ST_EXEC;
         end
         ST_EXEC: begin
@@ -963,14 +981,14 @@ end
 
 // ---------------------------------------------------------------- outputs
 assign ord_req = (st_reg == ST_REQ) || (st_reg == ST_RD1) || (st_reg == ST_RD2) ||
-                 (st_reg == ST_EXEC) || (st_reg == ST_SEQ) || (st_reg == ST_FLT) ||
+                 (st_reg == ST_WV) || (st_reg == ST_EXEC) || (st_reg == ST_SEQ) || (st_reg == ST_FLT) ||
                  (st_reg == ST_DONE && !init_seq_reg);
 assign ord_done = ord_done_reg;
 // valid with ord_req and ord_done (tx_addr_reg holds from ST_REQ to ST_RESP)
 // an address the map does not decode only answers SLVERR: free
-assign ord_free = EN && ((dec_hit & FREE_SEL) != '0 || dec_hit == '0);
-assign ord_core = EN && (dec_hit & CORE_SEL) != '0;
-assign ord_rec = EN && (dec_hit & ~(FREE_SEL | CORE_SEL | DRAIN_SEL)) != '0;
+assign ord_free = EN && ((sel_reg & FREE_SEL) != '0 || sel_reg == '0);
+assign ord_core = EN && (sel_reg & CORE_SEL) != '0;
+assign ord_rec = EN && (sel_reg & ~(FREE_SEL | CORE_SEL | DRAIN_SEL)) != '0;
 
 assign tx_take = (st_reg == ST_IDLE) && tx_valid;
 assign rsp_valid = (st_reg == ST_DONE) && !init_seq_reg;

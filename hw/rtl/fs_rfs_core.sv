@@ -281,15 +281,19 @@ logic wr_d1_en_reg = 1'b0;
 logic [RAW-1:0] wr_d1_addr_reg;
 logic [SW-1:0] wr_d1_data_reg;
 
-fs_ram_sdp #(.DATA_WIDTH(SW), .ADDR_WIDTH(RAW)) slot_ram1 (
+// the slot and sock tables go to UltraRAM from one URAM288's depth (4K words) up
+localparam integer SLOT_ULTRA = (RAW >= 12) ? 1 : 0;
+localparam integer SOCK_ULTRA = (KL >= 12) ? 1 : 0;
+
+fs_ram_sdp #(.DATA_WIDTH(SW), .ADDR_WIDTH(RAW), .ULTRA(SLOT_ULTRA)) slot_ram1 (
     .clk(clk), .wr_en(ram_wr_en), .wr_addr(ram_wr_addr), .wr_data(ram_wr_data),
     .rd_en(1'b1), .rd_addr(ram1_rd_addr), .rd_data(ram1_rd_data));
 
-fs_ram_sdp #(.DATA_WIDTH(SW), .ADDR_WIDTH(RAW)) slot_ram2 (
+fs_ram_sdp #(.DATA_WIDTH(SW), .ADDR_WIDTH(RAW), .ULTRA(SLOT_ULTRA)) slot_ram2 (
     .clk(clk), .wr_en(ram_wr_en), .wr_addr(ram_wr_addr), .wr_data(ram_wr_data),
     .rd_en(1'b1), .rd_addr(ram2_rd_addr), .rd_data(ram2_rd_data));
 
-fs_ram_sdp #(.DATA_WIDTH(32), .ADDR_WIDTH(KL)) sock_ram (
+fs_ram_sdp #(.DATA_WIDTH(32), .ADDR_WIDTH(KL), .ULTRA(SOCK_ULTRA)) sock_ram (
     .clk(clk), .wr_en(sock_wr_en), .wr_addr(sock_wr_addr), .wr_data(sock_wr_data),
     .rd_en(1'b1), .rd_addr(sock_rd_addr), .rd_data(sock_rd_data));
 
