@@ -31,7 +31,7 @@ namespace {
 struct Flow {
   kernel::Skb skb;          // tuple + hash; rx_queue is set per packet
   uint16_t rss_queue = 0;   // lut[hash & (lut_size-1)]
-  int32_t hw_queue = -1;    // queue of the installed filter, -1 = none
+  int32_t hw_queue = -1;    // queue of the installed filter, -1 = none (engine: as of its last skb)
   uint32_t hw_id = 0;
   uint16_t app_cpu = 0;     // where recvmsg runs (sock flow table next_cpu)
   bool started = false;
@@ -354,6 +354,7 @@ class EnginePlane : public SteeringPlane {
     ++res.gate_rows[static_cast<int>(eng_.last_decision().gate)];
     *hw = r.filter_hit;
     *arrival = r.queue;
+    f.hw_queue = r.filter_hit ? int32_t(r.queue) : -1;  // for the tick loop's prefetch only
     return r.cpu;
   }
   driver::ArfsCounters counters() const override { return rt_.counters(); }
