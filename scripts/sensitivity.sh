@@ -4,7 +4,11 @@
 # (Add, Del, Steer-C, Steer-L x original/patched x 8 sizes) then stay within 2x of the
 # published values. Writes a Markdown table (default docs/sensitivity.md).
 #
-#   scripts/sensitivity.sh [--bin build/flowsteer] [--out docs/sensitivity.md] [-- extra experiment args]
+#   scripts/sensitivity.sh [--bin build/flowsteer] [--out docs/sensitivity.md] [--only OPT,OPT]
+#                          [-- extra experiment args]
+#
+# --only runs just those parameters (e.g. --only --end-pkt-interval-us,--start-spread-s) and
+# no ablations.
 #
 # Extra arguments go to every run (e.g. `-- --duration-s 12` for a quicker table); they are
 # recorded in the output.
@@ -13,10 +17,12 @@ set -euo pipefail
 bin=build/flowsteer
 out=docs/sensitivity.md
 extra=()
+only=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --bin) bin="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
+    --only) only=",$2,"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
     *) echo "sensitivity.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -26,6 +32,7 @@ done
 # option, default (as in host/include/flowsteer/system/system_sim.h), what it is
 params=(
   "--pkt-interval-us|10000|mean gap between a flow's received packets (us)"
+  "--end-pkt-interval-us|220|the same while the flows end (us; the published latency column)"
   "--walk-ns|100|service task: ns per entry walked"
   "--write-ns|5000|service task: ns per filter written"
   "--devres-ns|30|service task: ns per devres node devm_kfree visits"
@@ -50,6 +57,7 @@ echo "baseline: $base of 64" >&2
 rows=()
 for p in "${params[@]}"; do
   IFS='|' read -r opt def what <<<"$p"
+  if [[ -n "$only" && "$only" != *",$opt,"* ]]; then continue; fi
   lo=$(scale "$def" 0.5)
   hi=$(scale "$def" 2)
   if [[ "$opt" == "--min-service-share" ]]; then hi=$(awk -v h="$hi" 'BEGIN { print (h > 1 ? 1 : h) }'); fi
@@ -62,7 +70,9 @@ done
 ablations=(
   "service task costs nothing (runs are instant)|--walk-ns 0 --write-ns 0 --devres-ns 0"
   "flows neither staggered nor ended before the read|--start-spread-s 0 --teardown-s 0"
+  "the flows end at the steady packet rate|--end-pkt-interval-us 0"
 )
+if [[ -n "$only" ]]; then ablations=(); fi
 arows=()
 for a in "${ablations[@]}"; do
   IFS='|' read -r what args <<<"$a"
@@ -87,11 +97,13 @@ t1=$(date +%s)
   echo "| option | parameter | default | halved: cells within 2x | doubled: cells within 2x |"
   echo "|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
-  echo
-  echo "Each mechanism switched off:"
-  echo
-  echo "| mechanism off | arguments | cells within 2x |"
-  echo "|---|---|---|"
-  printf '%s\n' "${arows[@]}"
+  if [[ ${#arows[@]} -gt 0 ]]; then
+    echo
+    echo "Each mechanism switched off:"
+    echo
+    echo "| mechanism off | arguments | cells within 2x |"
+    echo "|---|---|---|"
+    printf '%s\n' "${arows[@]}"
+  fi
 } >"$out"
 echo "wrote $out" >&2

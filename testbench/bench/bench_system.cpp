@@ -12,6 +12,8 @@ static void BM_SystemSim(benchmark::State& state) {
   c.variant = state.range(1) ? kernel::Variant::kPatched : kernel::Variant::kOriginal;
   c.duration_s = 3;
   c.warmup_s = 1;
+  // 1: the default end at the transaction rate (most of the packets); 0: the steady rate only.
+  if (!state.range(2)) c.end_pkt_interval_us = 0;
   uint64_t packets = 0;
   for (auto _ : state) {
     system::SystemResult r = system::run_system(c);
@@ -20,9 +22,9 @@ static void BM_SystemSim(benchmark::State& state) {
   }
   state.SetItemsProcessed(int64_t(packets));
   state.SetLabel(std::string(kernel::variant_name(c.variant)) + " rps_flow_cnt " +
-                 std::to_string(c.rps_flow_cnt));
+                 std::to_string(c.rps_flow_cnt) + (state.range(2) ? " end 220us" : " steady only"));
 }
 BENCHMARK(BM_SystemSim)
-    ->ArgsProduct({{256, 4096, 32768}, {0, 1}})
+    ->ArgsProduct({{256, 4096, 32768}, {0, 1}, {0, 1}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

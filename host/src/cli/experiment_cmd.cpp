@@ -51,6 +51,10 @@ int cmd_experiment(int argc, char** argv) {
   app.add_option("--pkt-interval-us", b.pkt_interval_us,
                  "mean gap between a flow's received packets, us (default 10000)")
       ->check(CLI::Range(2.0, 1e7));
+  app.add_option("--end-pkt-interval-us", b.end_pkt_interval_us,
+                 "mean per-flow packet gap from --duration-s on, while the flows end, us; 0 = --pkt-interval-us "
+                 "(default 220, the published latency column)")
+      ->check(CLI::Range(0.0, 1e7));
   app.add_option("--start-spread-s", b.start_spread_s,
                  "flows start over this many seconds and end as staggered (default 1)")
       ->check(CLI::Range(0.0, 3600.0));

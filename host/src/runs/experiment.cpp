@@ -91,8 +91,11 @@ ExperimentResult run_experiment(const ExperimentConfig& cfg,
   for (const auto& j : jobs)
     if (std::string err = system::validate(j); !err.empty()) throw std::invalid_argument(err);
   res.runs.resize(jobs.size());
-  const uint64_t per_run =
-      uint64_t(double(cfg.base.flows) * cfg.base.duration_s * 1e6 / cfg.base.pkt_interval_us);
+  // The end: flows stop over start_spread_s, half of it on average at the end's rate.
+  const system::SystemConfig& b = cfg.base;
+  const double end_gap = b.end_pkt_interval_us > 0 ? b.end_pkt_interval_us : b.pkt_interval_us;
+  const uint64_t per_run = uint64_t(double(b.flows) * (b.duration_s * 1e6 / b.pkt_interval_us +
+                                                       b.start_spread_s / 2 * 1e6 / end_gap));
   const uint64_t total = per_run * jobs.size();
   std::vector<std::atomic<uint64_t>> done(jobs.size());
   for (auto& d : done) d = 0;
@@ -187,9 +190,11 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
   const system::SystemConfig& b = r.cfg.base;
   os << "flowsteer experiment: " << b.flows << " flows, " << b.cpus << " CPUs = RX queues, seed "
      << b.seed << "; simulated per run: flows start over " << b.start_spread_s << " s, traffic to "
-     << b.duration_s << " s (warm-up " << b.warmup_s << " s), each flow ends " << b.duration_s
-     << " s after its start, then " << b.teardown_s << " s of teardown; the steady rate fills "
-     << b.projection_s << " s\n\n";
+     << b.duration_s << " s (warm-up " << b.warmup_s << " s, one packet per flow per "
+     << b.pkt_interval_us << " us), each flow ends " << b.duration_s << " s after its start (from "
+     << b.duration_s << " s one packet per "
+     << (b.end_pkt_interval_us > 0 ? b.end_pkt_interval_us : b.pkt_interval_us) << " us), then "
+     << b.teardown_s << " s of teardown; the steady rate fills " << b.projection_s << " s\n\n";
   auto cell = [](std::ostringstream& ss, const std::string& v, int w) {
     ss << std::setw(w) << v << " |";
   };
@@ -311,6 +316,7 @@ void write_json(std::ostream& os, const ExperimentResult& r) {
                  {"start_spread_s", b.start_spread_s},
                  {"teardown_s", b.teardown_s},
                  {"pkt_interval_us", b.pkt_interval_us},
+                 {"end_pkt_interval_us", b.end_pkt_interval_us},
                  {"service_delay_us", b.service_delay_us},
                  {"service_period_ms", b.service_period_ms},
                  {"hw_delay_us", b.hw_delay_us},

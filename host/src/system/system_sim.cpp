@@ -31,7 +31,7 @@ namespace {
 struct Flow {
   kernel::Skb skb;          // tuple + hash; rx_queue is set per packet
   uint16_t rss_queue = 0;   // lut[hash & (lut_size-1)]
-  int32_t hw_queue = -1;    // queue of the installed filter, -1 = none
+  int32_t hw_queue = -1;    // queue of the installed filter, -1 = none (engine: as of its last skb)
   uint32_t hw_id = 0;
   uint16_t app_cpu = 0;     // where recvmsg runs (sock flow table next_cpu)
   bool started = false;
@@ -106,20 +106,28 @@ class NicFilterPort : public driver::FdirWriter {
   uint64_t writes_ = 0;
 };
 
+// A flow's gap, drawn from [gap/2, 3gap/2]: on the 1 ms grid of the tick when the mean is
+// 2 ms or more, else in microseconds.
+struct PeriodDraw {
+  uint32_t grid;
+  std::uniform_int_distribution<uint32_t> steps;
+  explicit PeriodDraw(double mean_us) : grid(std::max(2.0, mean_us) >= 2000 ? 1000 : 1) {
+    const double gap = std::max(2.0, mean_us);
+    const uint32_t lo = std::max(1u, uint32_t(gap / 2 / grid));
+    steps = std::uniform_int_distribution<uint32_t>(lo, std::max(lo, uint32_t(gap * 1.5 / grid)));
+  }
+  uint32_t operator()(std::mt19937_64& rng) { return steps(rng) * grid; }
+};
+
 std::vector<Flow> make_flows(const SystemConfig& cfg, std::mt19937_64& rng, const nic::Rss& rss) {
   std::vector<Flow> flows(cfg.flows);
   std::unordered_set<FlowTuple, FlowTupleHash> seen;
   std::uniform_int_distribution<uint32_t> u32;
   std::bernoulli_distribution is_udp(cfg.udp_share);
-  // Each flow keeps one gap, drawn from [gap/2, 3gap/2]: on the 1 ms grid of the
-  // tick when the mean is 2 ms or more, else in microseconds. (With continuous periods,
+  // Each flow keeps one gap (PeriodDraw). (With continuous periods,
   // sock-table index collisions of near-equal pairs alternate for long stretches and churn
   // in the patched code; see docs/model-notes.md.)
-  const double gap = std::max(2.0, cfg.pkt_interval_us);
-  const uint32_t grid = gap >= 2000 ? 1000 : 1;
-  const uint32_t lo = std::max(1u, uint32_t(gap / 2 / grid));
-  const uint32_t hi = std::max(lo, uint32_t(gap * 1.5 / grid));
-  std::uniform_int_distribution<uint32_t> period(lo, hi);
+  PeriodDraw period(cfg.pkt_interval_us);
   std::uniform_int_distribution<uint32_t> cpu(0, cfg.cpus - 1);
   for (auto& f : flows) {
     FlowTuple t;
@@ -136,7 +144,7 @@ std::vector<Flow> make_flows(const SystemConfig& cfg, std::mt19937_64& rng, cons
     f.skb.hash = rss.hash_tuple(t, true);
     f.rss_queue = rss.queue(f.skb.hash);
     f.app_cpu = uint16_t(cpu(rng));  // uniform application placement (spec 7.9.3)
-    f.period_us = period(rng) * grid;
+    f.period_us = period(rng);
   }
   return flows;
 }
@@ -346,6 +354,7 @@ class EnginePlane : public SteeringPlane {
     ++res.gate_rows[static_cast<int>(eng_.last_decision().gate)];
     *hw = r.filter_hit;
     *arrival = r.queue;
+    f.hw_queue = r.filter_hit ? int32_t(r.queue) : -1;  // for the tick loop's prefetch only
     return r.cpu;
   }
   driver::ArfsCounters counters() const override { return rt_.counters(); }
@@ -381,6 +390,8 @@ std::string validate(const SystemConfig& c) {
     return "--start-spread-s must be in [0, duration)";
   if (!(c.teardown_s >= 0) || c.teardown_s > 3600) return "--teardown-s must be in [0, 3600]";
   if (!(c.pkt_interval_us >= 2) || c.pkt_interval_us > 1e7) return "--pkt-interval-us must be 2..10000000";
+  if (!(c.end_pkt_interval_us == 0 || (c.end_pkt_interval_us >= 2 && c.end_pkt_interval_us <= 1e7)))
+    return "--end-pkt-interval-us must be 0 or 2..10000000";
   if (c.service_period_ms == 0) return "--service-period-ms must be >= 1";
   if (!(c.min_service_share > 0) || c.min_service_share > 1) return "--min-service-share must be in (0, 1]";
   if (c.lut_size == 0 || (c.lut_size & (c.lut_size - 1))) return "--lut-size must be a power of two";
@@ -409,10 +420,25 @@ std::string config_name(const SystemConfig& c) {
   return kernel::variant_name(c.variant);
 }
 
-double service_share(const SystemConfig& c, uint64_t active_flows) {
+double service_share(const SystemConfig& c, uint64_t active_flows, double gap_us) {
   // Packets per second each CPU receives (flows spread evenly) times the CPU each costs.
-  double load = double(active_flows) / c.cpus * (1e6 / c.pkt_interval_us) * c.pkt_ns * 1e-9;
+  double load = double(active_flows) / c.cpus * (1e6 / gap_us) * c.pkt_ns * 1e-9;
   return std::max(c.min_service_share, 1.0 - load);
+}
+
+// The tables a flow's next skb reads are far larger than the caches at the seed's scale
+// (sock table 256 x rps_flow_cnt entries, 144 slot tables): their loads are most of the
+// simulator's time, so the tick loop fetches them a few flows ahead (and the flows, visited
+// in wheel order, twice as far ahead).
+constexpr size_t kPrefetchAhead = 8;
+
+void prefetch_packet(const kernel::Kernel& k, const Flow& f, kernel::SlotMode mode) {
+  const uint32_t h = f.skb.hash;
+  if (const kernel::rps_sock_flow_table* s = k.sock_table()) __builtin_prefetch(&s->ents[h & s->mask]);
+  const uint32_t rxq = f.hw_queue >= 0 ? uint32_t(f.hw_queue) : f.rss_queue;
+  if (rxq >= k.num_rx_queues()) return;
+  if (const kernel::rps_dev_flow_table* t = k.flow_table(rxq); t && t->size())
+    __builtin_prefetch(&t->flows[t->slot(h, mode)]);
 }
 
 SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64_t)>& progress) {
@@ -443,6 +469,8 @@ SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64
     f.end_us = start + dur_us;
     max_period_ms = std::max<uint64_t>(max_period_ms, f.period_us / 1000 + 1);
   }
+  if (cfg.end_pkt_interval_us > 0)  // the end's gaps too
+    max_period_ms = std::max<uint64_t>(max_period_ms, uint64_t(cfg.end_pkt_interval_us * 1.5) / 1000 + 1);
   // One slot per ms, wide enough for the latest first skb and the longest period.
   const uint32_t wheel_size = uint32_t(max_period_ms + spread_us / 1000 + 2);
   std::vector<std::vector<uint32_t>> wheel(wheel_size);
@@ -459,18 +487,29 @@ SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64
   std::uniform_int_distribution<uint32_t> pick_cpu(0, cfg.cpus - 1);
   PacketShares& sh = res.shares;
   uint64_t active = 0;  // flows started and not ended
-  res.service_share = service_share(cfg, cfg.flows);
+  res.service_share = service_share(cfg, cfg.flows, cfg.pkt_interval_us);
+  double gap_us = cfg.pkt_interval_us;  // the mean gap in force
 
   for (uint64_t now = 0; now < end_ms; ++now) {
     if (now == warm_ms) res.at_warmup = plane->counters();
     if (now == steady_end_ms) res.at_steady_end = plane->counters();
-    plane->tick(now * 1000, service_share(cfg, active));
+    if (now == steady_end_ms && cfg.end_pkt_interval_us > 0) {
+      // The flows' last stretch at the transaction rate: each flow's next skb stays as
+      // scheduled, the ones after it follow at a new gap (spec 4.2: after a flow's end, its
+      // slot expires once its CPU has dequeued 10 x rps_flow_cnt more skbs).
+      gap_us = cfg.end_pkt_interval_us;
+      PeriodDraw period(gap_us);
+      for (auto& f : flows) f.period_us = period(rng);
+    }
+    plane->tick(now * 1000, service_share(cfg, active, gap_us));
     for (move_credit += moves_per_tick; move_credit >= 1.0; move_credit -= 1.0)
       flows[pick_flow(rng)].app_cpu = uint16_t(pick_cpu(rng));
 
     auto& bucket = wheel[now % wheel_size];
     const uint64_t tick_end = (now + 1) * 1000;
     for (size_t bi = 0; bi < bucket.size(); ++bi) {
+      if (bi + 2 * kPrefetchAhead < bucket.size()) __builtin_prefetch(&flows[bucket[bi + 2 * kPrefetchAhead]]);
+      if (bi + kPrefetchAhead < bucket.size()) prefetch_packet(k, flows[bucket[bi + kPrefetchAhead]], cfg.slot_mode);
       const uint32_t fi = bucket[bi];
       Flow& f = flows[fi];
       for (; f.next_us < tick_end && f.next_us < f.end_us; f.next_us += f.period_us) {

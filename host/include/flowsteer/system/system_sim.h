@@ -29,6 +29,9 @@ struct SystemConfig {
   double start_spread_s = 1.0;         // flow i starts at U(0, spread); ends as late after duration_s
   double teardown_s = 5.0;             // after the last flow ended: service runs, then the client reads
   double pkt_interval_us = 10000;      // mean per-flow gap between received packets; each flow draws [gap/2, 3gap/2]
+  // From duration_s on (while the flows end): the published latency column's rate, one packet
+  // per ~220 us transaction; it sets how far the heads move after a flow's end. 0 = as above.
+  double end_pkt_interval_us = 220;
   uint32_t service_delay_us = 2000;    // ice_service_task_schedule -> the work starts running
   uint32_t service_period_ms = 1000;   // the service timer (HZ)
   uint32_t hw_delay_us = 2000;         // a filter write posted -> packets follow it
