@@ -908,9 +908,13 @@ wire unused_top = &{1'b0, ts_drv_data[TSS_W-1 -: 48], ts_drv_data[32:0], unused_
 `ifdef FORMAL
 // the engine's contracts (hw/formal): stream rules on the frame and record ports, AXI4-Lite
 // rules with SLVERR wherever the map decodes nothing, and conservation: a record only for an
-// accepted frame, and while frames are in flight and the record sink is ready, a record
-// leaves within F_PROGRESS clocks (a bounded form of "never stuck")
+// accepted frame, records in the packets' order, frames in flight bounded by the pipeline,
+// and while frames are in flight and the record sink is ready, a record leaves within
+// F_PROGRESS clocks (a bounded form of "never stuck")
 localparam integer F_PROGRESS = 256;
+// frames between their tlast and their record: at most TAGS from the order gate to the output
+// slice, and fewer than 32 in the parser, the slices before the gate and the output slice
+localparam integer F_FRAMES_MAX = TAGS + 32;
 fs_axis_check #(.WIDTH(DATA_WIDTH + DATA_WIDTH / 8 + 1 + USER_WIDTH), .INPUT(1)) f_s (.clk(clk),
     .rst(rst), .valid(s_axis_tvalid), .ready(s_axis_tready),
     .data({s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tuser}));
@@ -927,10 +931,18 @@ logic f_armed_reg = 1'b0;
 logic [31:0] f_inflight_reg = '0;      // frames accepted (tlast taken) minus records taken
 logic [8:0] f_quiet_reg = '0;          // clocks with frames in flight, sink ready, no record
 logic f_fin, f_rec;
+logic f_seen_reg = 1'b0;               // a record was taken since reset
+logic [31:0] f_seq_reg = '0;           // its cmd_seq
+logic [31:0] f_rec_seq;
+assign f_rec_seq = m_axis_rec_tdata[FS_REC_CMD_SEQ_LSB +: 32];
 assign f_fin = s_axis_tvalid && s_axis_tready && s_axis_tlast;
 assign f_rec = m_axis_rec_tvalid && m_axis_rec_tready;
 always_ff @(posedge clk) begin
     f_inflight_reg <= f_inflight_reg + 32'(f_fin) - 32'(f_rec);
+    if (f_rec) begin
+        f_seen_reg <= 1'b1;
+        f_seq_reg <= f_rec_seq;
+    end
     if (f_inflight_reg != '0 && m_axis_rec_tready && !m_axis_rec_tvalid) begin
         if (f_quiet_reg != '1) f_quiet_reg <= f_quiet_reg + 9'd1;
     end else begin
@@ -939,6 +951,7 @@ always_ff @(posedge clk) begin
     if (rst) begin
         f_armed_reg <= 1'b1;
         f_inflight_reg <= '0;
+        f_seen_reg <= 1'b0;
         f_quiet_reg <= '0;
     end
 end
@@ -946,6 +959,10 @@ always_ff @(posedge clk) begin
     if (f_armed_reg && !rst) begin
         if (m_axis_rec_tvalid) p_rec_has_frame: assert (f_inflight_reg != '0);
         p_progress: assert (32'(f_quiet_reg) < F_PROGRESS);
+        // in order: records leave in the order their packets took their places (cmd_seq
+        // never falls); conservation: what is in flight stays within the pipeline
+        if (f_rec && f_seen_reg) p_rec_in_order: assert (f_rec_seq >= f_seq_reg);
+        p_frames_bound: assert (f_inflight_reg <= 32'(F_FRAMES_MAX));
         c_rec_stall: cover (m_axis_rec_tvalid && !m_axis_rec_tready);
     end
 end
