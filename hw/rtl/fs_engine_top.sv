@@ -313,12 +313,12 @@ logic gate_open;
 logic [31:0] gate_cmd_seq, done_seq;
 logic [TW-1:0] gate_tag;
 logic [TW:0] inflight /* verilator public_flat_rd */;   // gate .. output slice
-logic core_start /* verilator public_flat_rd */;        // a core or rec transaction is placed
+logic place_start /* verilator public_flat_rd */;       // a core or rec transaction is placed
 logic rec_fire;
 logic rec_accept;                        // a record leaves the RFS core
 logic drv_busy /* verilator public_flat_rd */;
 logic m_valid_reg /* verilator public_flat_rd */ = 1'b0;
-logic m_seq_wait /* verilator public_flat_rd */;   // ordered after a core transaction not yet run
+logic m_seq_wait /* verilator public_flat_rd */;   // ordered after a placed transaction not yet run
 logic m_first_take;                      // M gives a packet to the core for the first time
 logic rp_busy_reg /* verilator public_flat_rd */ = 1'b0;   // flushed packets still to re-enter
 logic rfs_flush /* verilator public_flat_rd */;
@@ -338,7 +338,7 @@ fs_order_gate #(
     .ord_rec(ord_rec),
     .ord_grant(ord_grant),
     .ord_hold(ord_hold),
-    .place_start(core_start),
+    .place_start(place_start),
     .cfg_enable(cfg_enable),
     .init_busy(init_busy),
     .drv_busy(drv_busy),
@@ -629,7 +629,6 @@ fs_flt_forward #(
     .core_exit(rec_accept),
     .stat_scan(fw_scan)
 );
-
 
 // ---------------------------------------------------------------- RFS core
 // a command waits (hidden from the core, which would hold packets off for it) while packets

@@ -303,7 +303,8 @@ end
 // the map's decode table (FS_DEC_*, the one EngineRegisterFile walks as regs::decode): each
 // array implemented up to the size that bounds it, the blocks the NIC plane lacks SLVERR.
 // Registered: sel_reg is valid from ST_REQ (tx_addr is taken in ST_IDLE, ST_DEC waits one
-// clock), so ord_free and ord_core come from a register, not through the decode's compares.
+// clock), so ord_free, ord_core and ord_rec come from a register, not through the decode's
+// compares.
 logic [FS_DEC_N-1:0] dec_hit;
 for (genvar i = 0; i < FS_DEC_N; i++) begin : g_dec
     localparam integer BASE = 32'(FS_DEC_WADDR[FS_DEC_WADDR_W*i +: FS_DEC_WADDR_W]);

@@ -241,8 +241,8 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     probe_clock(root()->fs_engine_top__DOT__gate_pass, gate_loss(), beat_fire);
     if (root()->fs_engine_top__DOT__fw_patch) ++probe.filter_patches;
     if (root()->fs_engine_top__DOT__rfs_flush) ++probe.flushes;
-    if (root()->fs_engine_top__DOT__core_start) ++probe.core_transactions;
-    if (root()->fs_engine_top__DOT__core_start && root()->fs_engine_top__DOT__ord_rec &&
+    if (root()->fs_engine_top__DOT__place_start) ++probe.placed_transactions;
+    if (root()->fs_engine_top__DOT__place_start && root()->fs_engine_top__DOT__ord_rec &&
         root()->fs_engine_top__DOT__inflight != 0)
       ++probe.rec_transactions;
     const bool rec_fire = m->m_axis_rec_tvalid && m->m_axis_rec_tready;

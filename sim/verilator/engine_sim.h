@@ -60,12 +60,14 @@ const char* gate_loss_name(GateLoss l);
 // (after probe_start) is a packet ordered or one GateLoss, so packets + sum(lost) = clocks.
 struct PipeProbe {
   uint64_t packets = 0, clocks = 0;
-  uint64_t transactions = 0;            // register transactions answered inside the window
+  // register transactions answered inside the window (the master keeps one outstanding: when
+  // the stream outruns it, the ones still owed run after the last packet and are not counted)
+  uint64_t transactions = 0;
   std::array<uint64_t, size_t(GateLoss::kCount)> lost{};
   uint64_t beats = 0, beat_clocks = 0;  // input beats accepted; first..last accepted beat
   uint64_t filter_patches = 0;          // fs_flt_forward: packets given a changed filter
   uint64_t flushes = 0;                 // fs_rfs_core m_flush: packets behind a steer presented again
-  uint64_t core_transactions = 0;       // transactions placed on arrival (ord_core, ord_rec)
+  uint64_t placed_transactions = 0;     // transactions placed on arrival (ord_core, ord_rec)
   uint64_t rec_transactions = 0;        // of those, ordered at the record (ord_rec) with packets in flight
   double packets_per_clock() const { return clocks ? double(packets) / double(clocks) : 0.0; }
   double beats_per_clock() const { return beat_clocks ? double(beats) / double(beat_clocks) : 0.0; }

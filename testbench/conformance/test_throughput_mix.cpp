@@ -94,7 +94,7 @@ TEST_P(MixConform, MatchesModelWithGapsBackPressureAndTransactions) {
     EXPECT_GT(res.probe.flushes, 0u) << "no steer flushed a same-key packet from the RFS core";
   }
   // the host's SOCK_CMD and HEAD_ADD run at the RFS core input with packets in flight
-  EXPECT_GT(res.probe.core_transactions, 0u) << "no transaction was ordered at the RFS core";
+  EXPECT_GT(res.probe.placed_transactions, 0u) << "no transaction was ordered at the RFS core";
   // the EVT_POPs of move64 and steer are ordered at the record, behind packets in flight
   if (o.mix == "move64" || o.mix == "steer") {
     EXPECT_GT(res.probe.rec_transactions, 0u) << "no EVT_POP was ordered behind packets in flight";
