@@ -173,6 +173,8 @@ logic [1:0] s2_tags_reg;
 logic [4:0] s2_l3_reg;
 logic s2_v4_reg, s2_v6_reg, s2_done_reg;
 logic [3:0] s2_cls_reg;
+logic s2_lt20_reg, s2_lt40_reg;   // len < l3 + 20 (an IPv4 header), len < l3 + 40 (IPv6)
+logic [15:0] s2_lenl3_reg;         // len - l3 (stage 3 compares it with the IPv4 header length)
 
 logic [16:0] s1_sum;
 logic [15:0] s1_len;   // frame length (saturated), from the stage-1 registers
@@ -189,10 +191,19 @@ always_comb begin
     vlan1 = (et1 == 16'h8100) || (et1 == 16'h88a8);
 end
 
+// the length checks of stage 3 against constants, here where l3 is chosen (for LUT depth)
+logic [4:0] s1_l3;
+always_comb begin
+    s1_l3 = (vlan0 && vlan1) ? 5'd22 : (vlan0 ? 5'd18 : 5'd14);
+end
+
 always_ff @(posedge clk) begin
     if (ce) begin
         s2_win_reg <= s1_win_reg;
         s2_len_reg <= s1_len;
+        s2_lt20_reg <= (vlan0 && vlan1) ? (s1_len < 16'd42) : (vlan0 ? (s1_len < 16'd38) : (s1_len < 16'd34));
+        s2_lt40_reg <= (vlan0 && vlan1) ? (s1_len < 16'd62) : (vlan0 ? (s1_len < 16'd58) : (s1_len < 16'd54));
+        s2_lenl3_reg <= s1_len - 16'(s1_l3);
         s2_done_reg <= 1'b1;
         s2_cls_reg <= C_NONIP;
         s2_v4_reg <= 1'b0;
@@ -273,6 +284,7 @@ logic [4*128-1:0] st_src_reg;
 logic [4*128-1:0] st_dst_reg;
 logic [4*13-1:0] st_off_reg;
 logic [4*2-1:0] st_walked_reg;
+logic [3:0] st_pend_reg;           // off is the end of an extension header not yet checked
 logic [4*16-1:0] st_sport_reg;
 logic [4*16-1:0] st_dport_reg;
 logic [4*8-1:0] st_l4_reg;
@@ -293,6 +305,7 @@ always_ff @(posedge clk) begin
         st_dst_reg[128*0 +: 128] <= 128'd0;
         st_off_reg[13*0 +: 13] <= 13'd0;
         st_walked_reg[2*0 +: 2] <= 2'd0;
+        st_pend_reg[0] <= 1'b0;
         st_sport_reg[16*0 +: 16] <= 16'd0;
         st_dport_reg[16*0 +: 16] <= 16'd0;
         st_l4_reg[8*0 +: 8] <= 8'd0;
@@ -300,11 +313,11 @@ always_ff @(posedge clk) begin
         if (s2_done_reg) begin
             // Ethernet verdict stands
         end else if (s2_v4_reg) begin
-            if (s2_len_reg < 16'(s2_l3_reg) + 16'd20) begin
+            if (s2_lt20_reg) begin
                 st_cls_reg[4*0 +: 4] <= C_TRUNC;
             end else if (ip_ver != 4'd4 || ip_ihl < 4'd5 || ip_totlen < 16'(ip_hlen)) begin
                 st_cls_reg[4*0 +: 4] <= C_MALF;
-            end else if (s2_len_reg < 16'(ip_l4)) begin
+            end else if (s2_lenl3_reg < 16'(ip_hlen)) begin   // len < l3 + IHL * 4
                 st_cls_reg[4*0 +: 4] <= C_TRUNC;
             end else begin
                 st_proto_reg[8*0 +: 8] <= `FS_IPH(9);
@@ -322,7 +335,7 @@ always_ff @(posedge clk) begin
                 end
             end
         end else begin
-            if (s2_len_reg < 16'(s2_l3_reg) + 16'd40) begin
+            if (s2_lt40_reg) begin
                 st_cls_reg[4*0 +: 4] <= C_TRUNC;
             end else if (ip_ver != 4'd6) begin
                 st_cls_reg[4*0 +: 4] <= C_MALF;
@@ -341,6 +354,10 @@ end
 // Each step looks at one next header at offset off (always 2 mod 4: l3 is 14, 18 or 22
 // and every header length is a multiple of 4) and either finishes the record or moves
 // over one IPv6 extension header. Steps: IPv4 ports; IPv6 ext 1, ext 2, final header.
+// A move checks need(off, 2) itself but leaves need(off, hdrlen) to the next step (pend):
+// its end depends on the header's length byte, read through the window mux, and comparing
+// it in the same clock made this the parser's deepest path. The next step checks it before
+// anything else, so the order of checks is the model's.
 genvar gs;
 generate
     for (gs = 0; gs < 3; gs = gs + 1) begin : g_step
@@ -351,9 +368,11 @@ generate
         logic [12:0] off;
         logic [15:0] len;
         logic [7:0] nh;
-        logic [13:0] ext_len;
-        logic [14:0] end2, endn, end8, end20, end8u;
+        logic [11:0] ext_len;   // (hdrlen + 1) * 8 <= 2048
+        logic [15:0] end2, end8, end20;
+        logic [12:0] endn;   // < 2^13: off <= WIN when a move is made, plus at most 2048 + 8   // 16 bits: compared with the 16-bit length
         logic ext, tcp, udp;
+        logic pend_fail;
         assign off = st_off_reg[13*(gs) +: 13];
         assign len = st_len_reg[16*(gs) +: 16];
         assign nh = st_nh_reg[8*(gs) +: 8];
@@ -365,12 +384,24 @@ generate
         assign ext = (nh == 8'd0) || (nh == 8'd43) || (nh == 8'd60);
         assign tcp = (nh == 8'd6);
         assign udp = (nh == 8'd17);
-        assign ext_len = {3'd0, b1, 3'd0} + 14'd8;
-        assign end2 = 15'(off) + 15'd2;
-        assign endn = 15'(off) + 15'(ext_len);
-        assign end8 = 15'(off) + 15'd8;
-        assign end20 = 15'(off) + 15'd20;
-        assign end8u = end8;
+        assign ext_len = {1'b0, b1, 3'd0} + 12'd8;
+        assign end2 = 16'(off) + 16'd2;
+        assign endn = off + 13'(ext_len);
+        assign end8 = 16'(off) + 16'd8;
+        assign end20 = 16'(off) + 16'd20;
+        // every need() of this step, compared in parallel (a select before a compare would
+        // put a mux in front of the carry chain): past the frame (tr_*) or the window (un_*)
+        logic tr2, tr8, tr20, tro, un2, un8, un20, uno;
+        assign tr2 = end2 > len;
+        assign tr8 = end8 > len;
+        assign tr20 = end20 > len;
+        assign tro = 16'(off) > len;
+        assign un2 = end2 > 16'(WIN);
+        assign un8 = end8 > 16'(WIN);
+        assign un20 = end20 > 16'(WIN);
+        assign uno = 16'(off) > 16'(WIN);
+        // the previous step's move: off is the extension header's end
+        assign pend_fail = st_pend_reg[gs] && (tro || uno);
 
         always_ff @(posedge clk) begin
             if (ce) begin
@@ -387,15 +418,18 @@ generate
                 st_dst_reg[128*(gs+1) +: 128] <= st_dst_reg[128*(gs) +: 128];
                 st_off_reg[13*(gs+1) +: 13] <= off;
                 st_walked_reg[2*(gs+1) +: 2] <= st_walked_reg[2*(gs) +: 2];
+                st_pend_reg[gs+1] <= 1'b0;
                 st_sport_reg[16*(gs+1) +: 16] <= st_sport_reg[16*(gs) +: 16];
                 st_dport_reg[16*(gs+1) +: 16] <= st_dport_reg[16*(gs) +: 16];
                 st_l4_reg[8*(gs+1) +: 8] <= st_l4_reg[8*(gs) +: 8];
                 st_ports_reg[gs+1] <= st_ports_reg[gs];
                 if (!st_done_reg[gs]) begin
                     st_done_reg[gs+1] <= 1'b1;
-                    if (tcp || udp) begin
-                        if ((tcp ? end20 : end8u) > 15'(len) || (tcp ? end20 : end8u) > 15'(WIN)) begin
-                            st_cls_reg[4*(gs+1) +: 4] <= ((tcp ? end20 : end8u) > 15'(len)) ? C_TRUNC : C_UNSUP;
+                    if (pend_fail) begin
+                        st_cls_reg[4*(gs+1) +: 4] <= tro ? C_TRUNC : C_UNSUP;
+                    end else if (tcp || udp) begin
+                        if (tcp ? (tr20 || un20) : (tr8 || un8)) begin
+                            st_cls_reg[4*(gs+1) +: 4] <= (tcp ? tr20 : tr8) ? C_TRUNC : C_UNSUP;
                         end else begin
                             st_cls_reg[4*(gs+1) +: 4] <= st_ipv6_reg[gs] ? (tcp ? C_V6TCP : C_V6UDP)
                                                                  : (tcp ? C_V4TCP : C_V4UDP);
@@ -408,19 +442,18 @@ generate
                     end else if (ext) begin
                         if (st_walked_reg[2*(gs) +: 2] == 2'd2) begin
                             st_cls_reg[4*(gs+1) +: 4] <= C_UNSUP;
-                        end else if (end2 > 15'(len) || end2 > 15'(WIN)) begin
-                            st_cls_reg[4*(gs+1) +: 4] <= (end2 > 15'(len)) ? C_TRUNC : C_UNSUP;
-                        end else if (endn > 15'(len) || endn > 15'(WIN)) begin
-                            st_cls_reg[4*(gs+1) +: 4] <= (endn > 15'(len)) ? C_TRUNC : C_UNSUP;
+                        end else if (tr2 || un2) begin
+                            st_cls_reg[4*(gs+1) +: 4] <= tr2 ? C_TRUNC : C_UNSUP;
                         end else begin
                             st_done_reg[gs+1] <= 1'b0;
+                            st_pend_reg[gs+1] <= 1'b1;
                             st_nh_reg[8*(gs+1) +: 8] <= b0;
-                            st_off_reg[13*(gs+1) +: 13] <= endn[12:0];
+                            st_off_reg[13*(gs+1) +: 13] <= endn;
                             st_walked_reg[2*(gs+1) +: 2] <= st_walked_reg[2*(gs) +: 2] + 2'd1;
                         end
                     end else if (nh == 8'd44) begin
-                        if (end8 > 15'(len) || end8 > 15'(WIN)) begin
-                            st_cls_reg[4*(gs+1) +: 4] <= (end8 > 15'(len)) ? C_TRUNC : C_UNSUP;
+                        if (tr8 || un8) begin
+                            st_cls_reg[4*(gs+1) +: 4] <= tr8 ? C_TRUNC : C_UNSUP;
                         end else begin
                             st_cls_reg[4*(gs+1) +: 4] <= C_V6FRG;
                             st_proto_reg[8*(gs+1) +: 8] <= b0;
@@ -486,7 +519,7 @@ assign m_rec_user = user_reg[USER_WIDTH*(NST-1) +: USER_WIDTH];
 // the last step's window, offset, walk count and next header have no further use
 // (and TOS, IP id and the DF/reserved flag bits are not part of any check)
 wire unused_parser = &{1'b0, st_win_reg[8*WIN*3 +: 8*WIN], st_off_reg[13*3 +: 13],
-                       st_walked_reg[2*3 +: 2], st_nh_reg[8*3 +: 8], st_done_reg[3],
+                       st_walked_reg[2*3 +: 2], st_nh_reg[8*3 +: 8], st_done_reg[3], st_pend_reg[3],
                        `FS_IPH(1), `FS_IPH(4), `FS_IPH(5), ip_frag[15:14]};
 
 `undef FS_BYTE
