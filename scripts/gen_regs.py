@@ -158,6 +158,8 @@ def load(path):
         enames.add(e["name"])
         if e.get("ctype", "uint32_t") not in ("uint8_t", "uint16_t", "uint32_t"):
             raise MapError(f"enum {e['name']}: bad ctype")
+        if any(not isinstance(v.get("rtl_only", False), bool) for v in e["values"]):
+            raise MapError(f"enum {e['name']}: rtl_only must be true or false")
         labelled = [v for v in e["values"] if "label" in v]
         if labelled and len(labelled) != len(e["values"]):
             raise MapError(f"enum {e['name']}: label every value or none")
@@ -348,6 +350,20 @@ def gen_hpp(m, regs, enums):
         o.append("};")
         if contiguous(e):
             o.append(f"inline constexpr int k{cn}Count = {len(e['values'])};")
+        # the value's name in the map, for tables and messages
+        o.append(f"inline const char* {e['name']}_map_name(uint32_t v) {{")
+        o.append("  switch (v) {")
+        for v in e["values"]:
+            o.append(f"    case {num(v['value'])}: return \"{v['name']}\";")
+        o.append("    default: return nullptr;")
+        o.append("  }")
+        o.append("}")
+        if any(v.get("rtl_only") for v in e["values"]):
+            # values that are properties of the RTL, not of the contract (the model reads 0)
+            o.append(f"inline constexpr bool {e['name']}_rtl_only(uint32_t v) {{")
+            o.append("  return " + " || ".join(f"v == {num(v['value'])}" for v in e["values"]
+                                               if v.get("rtl_only")) + ";")
+            o.append("}")
         if e["values"] and "label" in e["values"][0]:
             o.append(f"inline const char* {e['name']}_name({cn} v) {{")
             o.append("  switch (v) {")
@@ -498,7 +514,8 @@ def gen_md(m, regs, enums):
         o.append("| value | name | description |")
         o.append("|---|---|---|")
         for v in e["values"]:
-            o.append(f"| {num(v['value'])} | {v['name']} | {v['desc']} |")
+            rtl = " (RTL only: the model reads 0)" if v.get("rtl_only") else ""
+            o.append(f"| {num(v['value'])} | {v['name']} | {v['desc']}{rtl} |")
         o.append("")
     return "\n".join(o)
 

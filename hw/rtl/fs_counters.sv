@@ -6,7 +6,8 @@
 // the record counters count when a record enters the output slice (rec_fire, with that
 // record's fields); STEER_ADDS, STEER_RETARGETS, EVENTS and EVT_REFUSALS come from the steer
 // driver's own counters, RFS_FWD and RFS_HZD_STALL from fs_rfs_core's statistics and
-// HAZARD_STALLS from fs_flt_forward's scan clocks. The block counters cannot be cleared, so a
+// HAZARD_STALLS, REPLAY_STALLS and FWD_WINDOW_STALLS count the clocks of the pipeline's stall
+// causes (docs/engine-top.md "Hazards inside the packet pipeline"). The block counters cannot be cleared, so a
 // clear keeps their value as a base. cnt_value is registered (valid the clock after
 // cnt_index). evt_overflow_set pulses the clock after the driver refused an event.
 module fs_counters (
@@ -24,6 +25,8 @@ module fs_counters (
     // other sources
     input  wire         flt_delete_done,   // a host DELETE removed a filter
     input  wire         fwd_scan,          // fs_flt_forward applies a logged change
+    input  wire         replay_busy,       // flushed packets are being presented again
+    input  wire         fwd_window_full,   // a lookup waits: the forwarding window is full
     input  wire [63:0]  stat_steer_adds,
     input  wire [63:0]  stat_steer_retargets,
     input  wire [63:0]  stat_evt_refusals,
@@ -44,7 +47,7 @@ localparam [2:0] P_DRV_ERROR = 3'(FS_SET_RPS_CPU_PATH_DRIVER_ERROR);
 
 logic [63:0] cnt_value_reg = 64'd0;
 logic evt_overflow_set_reg = 1'b0;
-logic [63:0] hazard_stalls_reg = 64'd0;
+logic [63:0] hazard_stalls_reg = 64'd0, replay_stalls_reg = 64'd0, window_stalls_reg = 64'd0;
 
 logic [63:0] c_pkts_reg = 64'd0, c_hashed_reg = 64'd0, c_hits_reg = 64'd0, c_cpu_reg = 64'd0;
 logic [63:0] c_calls_reg = 64'd0, c_skips_reg = 64'd0, c_errors_reg = 64'd0, c_dels_reg = 64'd0;
@@ -92,6 +95,8 @@ always_ff @(posedge clk) begin
         5'(FS_COUNTER_HAZARD_STALLS): cnt_value_reg <= hazard_stalls_reg;
         5'(FS_COUNTER_RFS_FWD): cnt_value_reg <= {32'd0, stat_rfs_fwd - b_fwd_reg};
         5'(FS_COUNTER_RFS_HZD_STALL): cnt_value_reg <= {32'd0, stat_rfs_hzd_stall - b_hzd_reg};
+        5'(FS_COUNTER_REPLAY_STALLS): cnt_value_reg <= replay_stalls_reg;
+        5'(FS_COUNTER_FWD_WINDOW_STALLS): cnt_value_reg <= window_stalls_reg;
         default: begin
             cnt_value_reg <= 64'd0;
             for (int k = 0; k < 12; k++) begin
@@ -125,7 +130,13 @@ end
 
 always_ff @(posedge clk) begin
     if (fwd_scan) hazard_stalls_reg <= hazard_stalls_reg + 64'd1;
-    if (cnt_clear || rst) hazard_stalls_reg <= 64'd0;
+    if (replay_busy) replay_stalls_reg <= replay_stalls_reg + 64'd1;
+    if (fwd_window_full) window_stalls_reg <= window_stalls_reg + 64'd1;
+    if (cnt_clear || rst) begin
+        hazard_stalls_reg <= 64'd0;
+        replay_stalls_reg <= 64'd0;
+        window_stalls_reg <= 64'd0;
+    end
 end
 
 assign cnt_value = cnt_value_reg;

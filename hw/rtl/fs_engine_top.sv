@@ -872,6 +872,10 @@ fs_skid #(
 );
 
 // ---------------------------------------------------------------- counters (enum counter)
+// a looked-up packet waits for the forwarding window (the probe's fwd_window cause)
+logic fwd_window_full;
+assign fwd_window_full = g_valid && !fw_lk_room;
+
 fs_counters counters (
     .clk(clk),
     .rst(rst),
@@ -884,6 +888,8 @@ fs_counters counters (
     .rec_parse_class(o_class),
     .flt_delete_done(h_delete_done),
     .fwd_scan(fw_scan),
+    .replay_busy(rp_busy_reg),
+    .fwd_window_full(fwd_window_full),
     .stat_steer_adds(st_adds),
     .stat_steer_retargets(st_retargets),
     .stat_evt_refusals(st_refusals),

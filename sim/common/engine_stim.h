@@ -645,7 +645,8 @@ inline void EngineStim::command() {
   } else {  // counter reset (hazard counters read first so their coverage survives)
     if (chance(0.3)) {
       kind_ = TxnKind::kCntClear;
-      for (uint32_t i = 12; i <= 14; ++i) rd(r::CNT_LO::addr(i));
+      for (uint32_t i = 0; i < r::CNT_LO::kCount; ++i)
+        if (r::counter_rtl_only(i)) rd(r::CNT_LO::addr(i));
       wr(r::CNT_CLEAR::kAddr, 1);
     } else {
       // fresh flows: new tuples, new filters, new events

@@ -13,7 +13,7 @@
 //                        are numbered by completion; before the record with cmd_seq = s is
 //                        compared, transactions 0..s-1 are applied to the model; the rest are
 //                        applied at the end. Every record field and every response (and read
-//                        data, except the RTL-only counters 12..14) is compared.
+//                        data, except the rtl_only counters of the register map) is compared.
 // The first mismatch prints the event index (position in the total order), the clock, the
 // expected and actual values, the seed and the command line that reruns it with an FST trace;
 // the bench exits 1.
@@ -85,9 +85,9 @@ struct RegOp {
 constexpr int kDataWidth = VSC_ENGINE_TOP_DATA_WIDTH;
 constexpr size_t kBeatBytes = kDataWidth / 8;
 static_assert(kDataWidth == 512, "the bench drives a 512-bit stream (sc_bv<512>, 64-bit tkeep)");
-// counters that are properties of the RTL pipeline (the model reads 0): HAZARD_STALLS,
-// RFS_FWD, RFS_HZD_STALL (docs/engine-top.md "Scoreboard rule")
-constexpr uint32_t kFirstRtlCounter = 12, kLastRtlCounter = 14;
+// counters that are properties of the RTL pipeline (rtl_only in the register map: the model
+// reads 0; docs/engine-top.md "Scoreboard rule")
+constexpr uint32_t kCounters = regs::CNT_LO::kCount;
 
 eng::EngineCaps build_caps() { return FS_ENGINE_CAPS(VSC_ENGINE_TOP); }
 
@@ -201,7 +201,7 @@ SC_MODULE(EngineBench) {
   bool passed() const { return done_ && rep_.error.empty() && rep_.mismatches == 0; }
   const stim::EngineStim& stim() const { return stim_; }
   uint64_t transactions() const { return applied_; }
-  uint64_t rtl_counter(uint32_t i) const { return rtl_cnt_[i - kFirstRtlCounter]; }
+  uint64_t rtl_counter(uint32_t i) const { return rtl_cnt_[i]; }
 
   // The coverage bins with no hit, by name (paths, gates, actions, frame and transaction
   // kinds, driver errnos, the in-flight hazards); empty when every bin was hit.
@@ -608,11 +608,11 @@ SC_MODULE(EngineBench) {
     if (off >= regs::CNT_LO::kAddr && off < regs::CNT_LO::addr(regs::CNT_LO::kCount) &&
         (off - regs::CNT_LO::kAddr) % regs::CNT_LO::kStride == 0) {
       last_cnt_lo_ = (off - regs::CNT_LO::kAddr) / regs::CNT_LO::kStride;
-      exempt = last_cnt_lo_ >= kFirstRtlCounter && last_cnt_lo_ <= kLastRtlCounter;
-      if (exempt) rtl_cnt_[last_cnt_lo_ - kFirstRtlCounter] = t.rdata;
+      exempt = regs::counter_rtl_only(last_cnt_lo_);
+      if (exempt) rtl_cnt_[last_cnt_lo_] = t.rdata;
     } else if (off >= regs::CNT_HI::kAddr && off < regs::CNT_HI::addr(regs::CNT_HI::kCount) &&
                (off - regs::CNT_HI::kAddr) % regs::CNT_HI::kStride == 0) {
-      exempt = last_cnt_lo_ >= kFirstRtlCounter && last_cnt_lo_ <= kLastRtlCounter;
+      exempt = regs::counter_rtl_only(last_cnt_lo_);
     }
     if (want != got) {
       fail(ev, t.clock, "response of the " + where, resp_name(want), resp_name(got));
@@ -695,7 +695,7 @@ SC_MODULE(EngineBench) {
        progress_ = false;
   uint64_t cycle_ = 0, last_progress_ = 0, applied_ = 0, packets_ = 0, seq64_ = 0, slverr_ = 0;
   uint32_t last_cnt_lo_ = 0;
-  std::array<uint64_t, 3> rtl_cnt_{};
+  std::array<uint64_t, kCounters> rtl_cnt_{};  // the last read of each RTL-only counter
   // coverage
   std::array<uint64_t, 8> path_{}, gate_{};
   std::array<uint64_t, 4> action_{}, err_{};
@@ -821,11 +821,12 @@ int sc_main(int argc, char** argv) {
               "second (the wall-clock figures above depend on the machine's load)\n",
               cpu_s, cpu_s > 0 ? double(rep.checked_outputs) / cpu_s : 0.0,
               cpu_s > 0 ? double(rep.cycles) / cpu_s : 0.0);
-  std::printf("sc_engine_top: %llu register transactions checked; RTL-only counters: "
-              "HAZARD_STALLS %llu RFS_FWD %llu RFS_HZD_STALL %llu (last read)\n",
-              (unsigned long long)bench->transactions(),
-              (unsigned long long)bench->rtl_counter(12), (unsigned long long)bench->rtl_counter(13),
-              (unsigned long long)bench->rtl_counter(14));
+  std::printf("sc_engine_top: %llu register transactions checked; RTL-only counters (last read):",
+              (unsigned long long)bench->transactions());
+  for (uint32_t i = 0; i < kCounters; ++i)
+    if (const char* name = regs::counter_rtl_only(i) ? regs::counter_map_name(i) : nullptr)
+      std::printf(" %s %llu", name, (unsigned long long)bench->rtl_counter(i));
+  std::printf("\n");
   if (!bench->passed()) {
     if (rep.error.empty()) std::fprintf(stderr, "sc_engine_top: FAIL: stopped before the end\n");
     std::printf("sc_engine_top: FAIL\n");

@@ -15,10 +15,16 @@ using bus::AxiResp;
 
 namespace {
 
-// Counters that are properties of the RTL pipeline (the model reads 0): HAZARD_STALLS,
-// RFS_FWD, RFS_HZD_STALL. Their reads are exempt from the data comparison.
-constexpr int kFirstRtlCounter = 12, kLastRtlCounter = 14;
-const char* const kRtlCounterBins[] = {"hazard_gate_stall", "rfs_forward", "rfs_hazard_stall"};
+// Counters that are properties of the RTL pipeline (rtl_only in the register map: the model
+// reads 0) are exempt from the data comparison; three of them feed a hazard bin.
+const char* rtl_counter_bin(int i) {
+  switch (r::Counter(i)) {
+    case r::Counter::kHazardStalls: return "hazard_gate_stall";
+    case r::Counter::kRfsFwd: return "rfs_forward";
+    case r::Counter::kRfsHzdStall: return "rfs_hazard_stall";
+    default: return nullptr;
+  }
+}
 
 // driver_error bins: the errnos the engine's driver can return (engine_model.cpp)
 const char* const kDriverErrorNames[] = {"EPROTONOSUPPORT", "EBUSY", "ENOSPC", "EADDRINUSE", "other"};
@@ -68,7 +74,7 @@ bool is_cnt_lo(uint32_t off, int& index) {
 bool is_cnt_hi(uint32_t off) {
   return off >= r::CNT_HI::kAddr && off < r::CNT_HI::kAddr + 32 * 8 && (off - r::CNT_HI::kAddr) % 8 == 0;
 }
-bool rtl_counter(int i) { return i >= kFirstRtlCounter && i <= kLastRtlCounter; }
+bool rtl_counter(int i) { return i >= 0 && r::counter_rtl_only(uint32_t(i)); }
 
 }  // namespace
 
@@ -197,8 +203,9 @@ void Scoreboard::apply_transaction(size_t index) {
     if (is_cnt_lo(t.offset, cnt)) {
       exempt = rtl_counter(cnt);
       last_cnt_lo_ = cnt;
-      if (exempt) {
-        uint64_t& bin = cov_.hazard[kRtlCounterBins[cnt - kFirstRtlCounter]];
+      if (exempt) cov_.rtl_counters[r::counter_map_name(uint32_t(cnt))] = t.data;
+      if (const char* name = exempt ? rtl_counter_bin(cnt) : nullptr) {
+        uint64_t& bin = cov_.hazard[name];
         bin = std::max<uint64_t>(bin, t.data);
       }
     } else if (is_cnt_hi(t.offset)) {

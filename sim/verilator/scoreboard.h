@@ -33,6 +33,7 @@ struct Coverage {
   std::array<uint64_t, 4> action{};         // enum steer_action
   std::array<uint64_t, 16> parse_class{};   // enum parse_class
   std::map<std::string, uint64_t> hazard;   // hazard kinds (named bins)
+  std::map<std::string, uint32_t> rtl_counters;  // last CNT_LO read of each rtl_only counter
   std::array<uint64_t, 8> driver_error{};   // -errno kinds seen (named in coverage_report)
   std::vector<std::string> empty_bins(bool need_all_parse_classes = true) const;
   std::string report() const;

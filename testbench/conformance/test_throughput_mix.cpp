@@ -54,6 +54,20 @@ TEST_P(ThroughputMix, MeetsItsFloorAndMatchesModel) {
   const bool beats = find_mix(c.mix)->multi_beat;
   const double rate = beats ? p.beats_per_clock() : p.packets_per_clock();
   EXPECT_GE(rate, c.floor) << (beats ? "beats" : "packets") << " per clock";
+  // the RTL's stall counters (read at the end, warm-up included) count at least the clocks the
+  // probe's window lost to their cause; move64 replays (a same-flow packet behind each steer),
+  // steer fills the forwarding window (distinct flows, so no replay)
+  const auto& rc = res.coverage.rtl_counters;
+  ASSERT_EQ(rc.count("REPLAY_STALLS") + rc.count("FWD_WINDOW_STALLS") + rc.count("HAZARD_STALLS"), 3u);
+  EXPECT_GE(rc.at("REPLAY_STALLS"), p.lost[size_t(GateLoss::kReplay)]);
+  EXPECT_GE(rc.at("FWD_WINDOW_STALLS"), p.lost[size_t(GateLoss::kFwdWindow)]);
+  EXPECT_GE(rc.at("HAZARD_STALLS"), p.lost[size_t(GateLoss::kFwdScan)]);
+  if (c.mix == "move64") {
+    EXPECT_GT(rc.at("REPLAY_STALLS"), 0u);
+  }
+  if (c.mix == "steer") {
+    EXPECT_GT(rc.at("FWD_WINDOW_STALLS"), 0u);
+  }
   RecordProperty("rate", std::to_string(rate));
 }
 

@@ -105,10 +105,7 @@ uint64_t EngineRegisterFile::counter(uint32_t i) const {
     case C::kFltDeletes: return c.flt_deletes;
     case C::kEvents: return c.events;
     case C::kEvtRefusals: return c.event_fifo_refusals;
-    case C::kHazardStalls:  // properties of the RTL's pipeline, not of the contract
-    case C::kRfsFwd:
-    case C::kRfsHzdStall: return 0;
-    default: break;
+    default: break;  // rtl_only counters: properties of the RTL's pipeline, not of the contract
   }
   uint32_t k = i - uint32_t(C::kParseClass0);
   if (i >= uint32_t(C::kParseClass0) && k < uint32_t(nic::kParseClassCount)) return c.parse_class[k];

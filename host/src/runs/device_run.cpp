@@ -382,7 +382,7 @@ std::string first_difference(const DeviceReport& a, const DeviceReport& b) {
   };
   if (a.frames != b.frames) return num("frames", a.frames, b.frames);
   for (size_t i = 0; i < std::min(a.counters.size(), b.counters.size()); ++i) {
-    if (i >= size_t(r::Counter::kHazardStalls) && i <= size_t(r::Counter::kHazardStalls) + 2) continue;  // the RTL's own
+    if (r::counter_rtl_only(uint32_t(i))) continue;  // the RTL's own
     if (a.counters[i] != b.counters[i]) return num("CNT_" + counter_name(uint32_t(i)), a.counters[i], b.counters[i]);
   }
   const auto &x = a.runtime, &y = b.runtime;
@@ -414,17 +414,13 @@ std::string first_difference(const DeviceReport& a, const DeviceReport& b) {
 }
 
 std::string counter_name(uint32_t i) {
-  static const char* const names[] = {"PKTS",          "PKTS_HASHED",   "FLT_HITS",       "RFS_CPU",
-                                      "STEER_CALLS",   "STEER_ADDS",    "STEER_RETARGETS", "GATE_SKIPS",
-                                      "DRIVER_ERRORS", "FLT_DELETES",   "EVENTS",         "EVT_REFUSALS",
-                                      "HAZARD_STALLS", "RFS_FWD",       "RFS_HZD_STALL"};
-  if (i < sizeof names / sizeof names[0]) return names[i];
   const uint32_t k = i - uint32_t(r::Counter::kParseClass0);
   if (i >= uint32_t(r::Counter::kParseClass0) && k < uint32_t(nic::kParseClassCount)) {
     std::string n = std::string("PARSE_") + nic::parse_class_name(nic::ParseClass(k));
     for (auto& ch : n) ch = ch == '-' ? '_' : char(std::toupper(static_cast<unsigned char>(ch)));
     return n;
   }
+  if (const char* n = r::counter_map_name(i)) return n;
   return "CNT" + std::to_string(i);
 }
 
