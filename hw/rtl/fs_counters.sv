@@ -55,11 +55,52 @@ logic [63:0] c_class_reg [12];
 logic [63:0] b_adds_reg = 64'd0, b_retargets_reg = 64'd0, b_refusals_reg = 64'd0;
 logic [31:0] b_fwd_reg = 32'd0, b_hzd_reg = 32'd0;
 logic [63:0] refusals_d1_reg = 64'd0;
-logic [63:0] c_adds, c_retargets;
+logic [63:0] b_events_reg = 64'd0;
 
+logic [63:0] sel_raw, sel_base;
 always_comb begin
-    c_adds = stat_steer_adds - b_adds_reg;
-    c_retargets = stat_steer_retargets - b_retargets_reg;
+    sel_base = 64'd0;
+    case (cnt_index)
+        5'(FS_COUNTER_PKTS): sel_raw = c_pkts_reg;
+        5'(FS_COUNTER_PKTS_HASHED): sel_raw = c_hashed_reg;
+        5'(FS_COUNTER_FLT_HITS): sel_raw = c_hits_reg;
+        5'(FS_COUNTER_RFS_CPU): sel_raw = c_cpu_reg;
+        5'(FS_COUNTER_STEER_CALLS): sel_raw = c_calls_reg;
+        5'(FS_COUNTER_STEER_ADDS): begin
+            sel_raw = stat_steer_adds;
+            sel_base = b_adds_reg;
+        end
+        5'(FS_COUNTER_STEER_RETARGETS): begin
+            sel_raw = stat_steer_retargets;
+            sel_base = b_retargets_reg;
+        end
+        5'(FS_COUNTER_GATE_SKIPS): sel_raw = c_skips_reg;
+        5'(FS_COUNTER_DRIVER_ERRORS): sel_raw = c_errors_reg;
+        5'(FS_COUNTER_FLT_DELETES): sel_raw = c_dels_reg;
+        5'(FS_COUNTER_EVENTS): begin                 // adds + retargets
+            sel_raw = stat_steer_adds + stat_steer_retargets;
+            sel_base = b_events_reg;
+        end
+        5'(FS_COUNTER_EVT_REFUSALS): begin
+            sel_raw = stat_evt_refusals;
+            sel_base = b_refusals_reg;
+        end
+        5'(FS_COUNTER_HAZARD_STALLS): sel_raw = hazard_stalls_reg;
+        5'(FS_COUNTER_RFS_FWD): begin                // 32-bit block counter, modulo 2^32
+            sel_raw = {32'd0, stat_rfs_fwd - b_fwd_reg};
+        end
+        5'(FS_COUNTER_RFS_HZD_STALL): begin
+            sel_raw = {32'd0, stat_rfs_hzd_stall - b_hzd_reg};
+        end
+        5'(FS_COUNTER_REPLAY_STALLS): sel_raw = replay_stalls_reg;
+        5'(FS_COUNTER_FWD_WINDOW_STALLS): sel_raw = window_stalls_reg;
+        default: begin
+            sel_raw = 64'd0;
+            for (int k = 0; k < 12; k++) begin
+                if (cnt_index == 5'(FS_COUNTER_PARSE_CLASS0 + k)) sel_raw = c_class_reg[k];
+            end
+        end
+    endcase
 end
 
 always_ff @(posedge clk) begin
@@ -79,31 +120,9 @@ always_ff @(posedge clk) begin
     refusals_d1_reg <= stat_evt_refusals;
     evt_overflow_set_reg <= stat_evt_refusals != refusals_d1_reg;
 
-    case (cnt_index)
-        5'(FS_COUNTER_PKTS): cnt_value_reg <= c_pkts_reg;
-        5'(FS_COUNTER_PKTS_HASHED): cnt_value_reg <= c_hashed_reg;
-        5'(FS_COUNTER_FLT_HITS): cnt_value_reg <= c_hits_reg;
-        5'(FS_COUNTER_RFS_CPU): cnt_value_reg <= c_cpu_reg;
-        5'(FS_COUNTER_STEER_CALLS): cnt_value_reg <= c_calls_reg;
-        5'(FS_COUNTER_STEER_ADDS): cnt_value_reg <= c_adds;
-        5'(FS_COUNTER_STEER_RETARGETS): cnt_value_reg <= c_retargets;
-        5'(FS_COUNTER_GATE_SKIPS): cnt_value_reg <= c_skips_reg;
-        5'(FS_COUNTER_DRIVER_ERRORS): cnt_value_reg <= c_errors_reg;
-        5'(FS_COUNTER_FLT_DELETES): cnt_value_reg <= c_dels_reg;
-        5'(FS_COUNTER_EVENTS): cnt_value_reg <= c_adds + c_retargets;
-        5'(FS_COUNTER_EVT_REFUSALS): cnt_value_reg <= stat_evt_refusals - b_refusals_reg;
-        5'(FS_COUNTER_HAZARD_STALLS): cnt_value_reg <= hazard_stalls_reg;
-        5'(FS_COUNTER_RFS_FWD): cnt_value_reg <= {32'd0, stat_rfs_fwd - b_fwd_reg};
-        5'(FS_COUNTER_RFS_HZD_STALL): cnt_value_reg <= {32'd0, stat_rfs_hzd_stall - b_hzd_reg};
-        5'(FS_COUNTER_REPLAY_STALLS): cnt_value_reg <= replay_stalls_reg;
-        5'(FS_COUNTER_FWD_WINDOW_STALLS): cnt_value_reg <= window_stalls_reg;
-        default: begin
-            cnt_value_reg <= 64'd0;
-            for (int k = 0; k < 12; k++) begin
-                if (cnt_index == 5'(FS_COUNTER_PARSE_CLASS0 + k)) cnt_value_reg <= c_class_reg[k];
-            end
-        end
-    endcase
+    // the window's value: the selected raw count minus its base (a block counter's value at
+    // the last clear, else 0), subtracted after the select (for LUT depth)
+    cnt_value_reg <= sel_raw - sel_base;
 
     if (cnt_clear || rst) begin
         c_pkts_reg <= 64'd0;
@@ -119,6 +138,7 @@ always_ff @(posedge clk) begin
         end
         b_adds_reg <= stat_steer_adds;
         b_retargets_reg <= stat_steer_retargets;
+        b_events_reg <= stat_steer_adds + stat_steer_retargets;
         b_refusals_reg <= stat_evt_refusals;
         b_fwd_reg <= stat_rfs_fwd;
         b_hzd_reg <= stat_rfs_hzd_stall;

@@ -175,6 +175,7 @@ logic s2_v4_reg, s2_v6_reg, s2_done_reg;
 logic [3:0] s2_cls_reg;
 logic s2_lt20_reg, s2_lt40_reg;   // len < l3 + 20 (an IPv4 header), len < l3 + 40 (IPv6)
 logic [15:0] s2_lenl3_reg;         // len - l3 (stage 3 compares it with the IPv4 header length)
+logic [8*40-1:0] s2_iph_reg;       // bytes l3 .. l3+39 (the IPv6 header; IPv4 uses 20)
 
 logic [16:0] s1_sum;
 logic [15:0] s1_len;   // frame length (saturated), from the stage-1 registers
@@ -204,6 +205,8 @@ always_ff @(posedge clk) begin
         s2_lt20_reg <= (vlan0 && vlan1) ? (s1_len < 16'd42) : (vlan0 ? (s1_len < 16'd38) : (s1_len < 16'd34));
         s2_lt40_reg <= (vlan0 && vlan1) ? (s1_len < 16'd62) : (vlan0 ? (s1_len < 16'd58) : (s1_len < 16'd54));
         s2_lenl3_reg <= s1_len - 16'(s1_l3);
+        s2_iph_reg <= (vlan0 && vlan1) ? s1_win_reg[8*WIN-8*22-1 -: 8*40]
+                                       : (vlan0 ? s1_win_reg[8*WIN-8*18-1 -: 8*40] : s1_win_reg[8*WIN-8*14-1 -: 8*40]);
         s2_done_reg <= 1'b1;
         s2_cls_reg <= C_NONIP;
         s2_v4_reg <= 1'b0;
@@ -241,17 +244,9 @@ always_ff @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- stage 3: IP header
-// the IP header starts at byte 14, 18 or 22: extract from the three candidates
-logic [8*40-1:0] iph;        // bytes l3 .. l3+39 (the IPv6 header; IPv4 uses 20)
-always_comb begin
-    if (s2_l3_reg == 5'd22) begin
-        iph = s2_win_reg[8*WIN-8*22-1 -: 8*40];
-    end else if (s2_l3_reg == 5'd18) begin
-        iph = s2_win_reg[8*WIN-8*18-1 -: 8*40];
-    end else begin
-        iph = s2_win_reg[8*WIN-8*14-1 -: 8*40];
-    end
-end
+// the IP header starts at byte 14, 18 or 22: stage 2 extracted it (for LUT depth)
+logic [8*40-1:0] iph;
+assign iph = s2_iph_reg;
 
 `define FS_IPH(i) iph[8*40-8-8*(i) +: 8]
 

@@ -85,47 +85,81 @@ logic [127:0] sd0_reg, sd1_reg;
 logic [13:0] son_word_reg;
 logic [31:0] son_bits_reg;
 
-logic [4:0] q_op;
-logic [15:0] q_addr;
-logic [31:0] q_d0, q_d1;
-logic q_last;
-logic [31:0] on_cnt;                               // CPUs in the online word
+// The command of a step is computed one clock before it is offered and held in q_*_reg, so
+// the core's argument checks start at a register (LUT depth): step 0 from the start inputs
+// (q_first_*), each later step (>= 1) at the answer before it from the registers (q_*). nr_cpu_ids
+// is sampled then too: ONLINE's last step is latched at an answer, after the register's write.
+logic [SWEEP_W-1:0] v_step;
+assign v_step = sstep_reg + SWEEP_W'(1);
+logic [4:0] q_first_op;
+logic [15:0] q_first_addr;
+logic [31:0] q_first_d0, q_first_d1;
+logic q_first_last;
 always_comb begin
-    on_cnt = (32'(CPUS) - 32'({son_word_reg, 5'd0}) > 32'd32) ? 32'd32 : 32'(CPUS) - 32'({son_word_reg, 5'd0});
-    q_op = so_reg[5*sstep_reg[1:0] +: 5];
-    q_addr = sa_reg[16*sstep_reg[1:0] +: 16];
-    q_d0 = sd0_reg[32*sstep_reg[1:0] +: 32];
-    q_d1 = sd1_reg[32*sstep_reg[1:0] +: 32];
-    q_last = 32'(sstep_reg) + 32'd1 >= 32'(sn_reg);
+    q_first_op = list_op[4:0];
+    q_first_addr = list_addr[15:0];
+    q_first_d0 = list_d0[31:0];
+    q_first_d1 = list_d1[31:0];
+    q_first_last = list_n <= 3'd1;
+    if (start_kind == SK_ONLINE) begin                  // SET_NR_CPU_IDS(CPUS)
+        q_first_op = OP_SET_NR_CPU_IDS;
+        q_first_addr = 16'({online_word, 5'd0}) - 16'd1;
+        q_first_d0 = 32'(CPUS);
+        q_first_d1 = 32'd0;
+        q_first_last = 1'b0;
+    end else if (start_kind == SK_INIT) begin           // SET_ONLINE(cpu 0, offline)
+        q_first_op = OP_SET_ONLINE;
+        q_first_addr = 16'd0;
+        q_first_d0 = 32'd0;
+        q_first_d1 = 32'd0;
+        q_first_last = 1'b0;
+    end
+end
+
+logic [4:0] q_op, q_op_reg = 5'd0;
+logic [15:0] q_addr, q_addr_reg = 16'd0;
+logic [31:0] q_d0, q_d1, q_d0_reg = 32'd0, q_d1_reg = 32'd0;
+logic q_last, q_last_reg = 1'b0;
+// CPUs in the start's online word (step 0 of ONLINE does not need it: it is registered then)
+logic [31:0] on_left;  // implemented CPUs from the word's first
+logic [5:0] on_cnt, on_cnt_reg = 6'd0;
+always_comb begin
+    on_left = 32'(CPUS) - 32'({online_word, 5'd0});
+    on_cnt = (on_left > 32'd32) ? 6'd32 : 6'(on_left);
+end
+
+always_comb begin
+    q_op = so_reg[5*v_step[1:0] +: 5];
+    q_addr = sa_reg[16*v_step[1:0] +: 16];
+    q_d0 = sd0_reg[32*v_step[1:0] +: 32];
+    q_d1 = sd1_reg[32*v_step[1:0] +: 32];
+    q_last = 32'(v_step) + 32'd1 >= 32'(sn_reg);
     if (sk_reg == SK_ONLINE) begin
-        q_last = 32'(sstep_reg) == on_cnt + 32'd1;
-        q_addr = 16'(32'({son_word_reg, 5'd0}) + 32'(sstep_reg) - 32'd1);
+        q_last = 32'(v_step) == 32'(on_cnt_reg) + 32'd1;
+        q_addr = 16'(32'({son_word_reg, 5'd0}) + 32'(v_step) - 32'd1);
         q_d1 = 32'd0;
-        if (sstep_reg == '0) begin
-            q_op = OP_SET_NR_CPU_IDS;
-            q_d0 = 32'(CPUS);
-        end else if (q_last) begin
+        if (q_last) begin
             q_op = OP_SET_NR_CPU_IDS;
             q_d0 = nr_cpu_ids;
         end else begin
             q_op = OP_SET_ONLINE;
-            q_d0 = 32'(son_bits_reg[5'(sstep_reg - SWEEP_W'(1))]);
+            q_d0 = 32'(son_bits_reg[5'(v_step - SWEEP_W'(1))]);
         end
     end else if (sk_reg == SK_INIT) begin
-        q_addr = 16'(sstep_reg >> 1);
+        q_addr = 16'(v_step >> 1);
         q_d0 = 32'd0;
         q_d1 = 32'd0;
-        q_op = sstep_reg[0] ? OP_SET_RMAP : OP_SET_ONLINE;
+        q_op = v_step[0] ? OP_SET_RMAP : OP_SET_ONLINE;
         q_last = 1'b0;
-        if (32'(sstep_reg) == 32'(2 * CPUS)) begin
+        if (32'(v_step) == 32'(2 * CPUS)) begin
             q_op = OP_SET_NR_CPU_IDS;
             q_d0 = FS_NR_CPU_IDS_RESET;
-        end else if (32'(sstep_reg) <= 32'(2 * CPUS + POOL)) begin
-            if (32'(sstep_reg) > 32'(2 * CPUS)) begin
+        end else if (32'(v_step) <= 32'(2 * CPUS + POOL)) begin
+            if (32'(v_step) > 32'(2 * CPUS)) begin
                 q_op = OP_RPS_POOL;
-                q_d0 = 32'(sstep_reg) - 32'(2 * CPUS + 1);
+                q_d0 = 32'(v_step) - 32'(2 * CPUS + 1);
             end
-        end else if (32'(sstep_reg) == 32'(2 * CPUS + POOL + 1)) begin
+        end else if (32'(v_step) == 32'(2 * CPUS + POOL + 1)) begin
             q_op = OP_SET_CPU_MASK;
             q_d0 = FS_RPS_CPU_MASK_RESET;
         end else begin
@@ -140,6 +174,19 @@ wire answered = (ss_reg == SS_WAIT) && rfs_rsp_valid;
 wire failed = rfs_rsp_status != 32'd0;
 
 always_ff @(posedge clk) begin
+    if (start) begin
+        q_op_reg <= q_first_op;
+        q_addr_reg <= q_first_addr;
+        q_d0_reg <= q_first_d0;
+        q_d1_reg <= q_first_d1;
+        q_last_reg <= q_first_last;
+    end else if (answered) begin
+        q_op_reg <= q_op;
+        q_addr_reg <= q_addr;
+        q_d0_reg <= q_d0;
+        q_d1_reg <= q_d1;
+        q_last_reg <= q_last;
+    end
     case (ss_reg)
         SS_CMD: begin
             if (rfs_cmd_ready) ss_reg <= SS_WAIT;
@@ -147,7 +194,7 @@ always_ff @(posedge clk) begin
         SS_WAIT: begin
             if (rfs_rsp_valid) begin
                 sstep_reg <= sstep_reg + SWEEP_W'(1);
-                ss_reg <= (q_last || failed) ? SS_IDLE : SS_CMD;
+                ss_reg <= (q_last_reg || failed) ? SS_IDLE : SS_CMD;
             end
         end
         default: begin
@@ -164,6 +211,7 @@ always_ff @(posedge clk) begin
         sd1_reg <= list_d1;
         son_word_reg <= online_word;
         son_bits_reg <= online_bits;
+        on_cnt_reg <= on_cnt;
     end
     if (rst) begin
         ss_reg <= SS_IDLE;
@@ -173,18 +221,18 @@ always_ff @(posedge clk) begin
 end
 
 assign busy = ss_reg != SS_IDLE;
-assign done = answered && (q_last || failed);
+assign done = answered && (q_last_reg || failed);
 assign fail = failed;
 assign res_valid = answered && !failed;
-assign res_op = q_op;
+assign res_op = q_op_reg;
 assign res_data0 = rfs_rsp_data0;
 assign res_data1 = rfs_rsp_data1;
 
 assign rfs_cmd_valid = (ss_reg == SS_CMD);
-assign rfs_cmd_op = q_op;
-assign rfs_cmd_addr = q_addr;
-assign rfs_cmd_data0 = q_d0;
-assign rfs_cmd_data1 = q_d1;
+assign rfs_cmd_op = q_op_reg;
+assign rfs_cmd_addr = q_addr_reg;
+assign rfs_cmd_data0 = q_d0_reg;
+assign rfs_cmd_data1 = q_d1_reg;
 
 endmodule
 
