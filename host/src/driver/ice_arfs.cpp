@@ -144,20 +144,30 @@ SyncResult IceArfs::ice_sync_arfs_fltrs(uint64_t now_ms, kernel::RpsMayExpireFlo
   // pass applies the answers and touches only the entries that change. The pool is in
   // allocation order, not walk order: the first pass fetches the entries two buckets ahead
   // (and their index arrays three).
-  seen_.clear();
-  expiry_.clear();
+  // (The records are written field by field in place: built in a temporary and copied, they
+  // were stored in pieces and loaded whole, a store-forwarding stall per entry.)
+  size_t walked = 0, asked = 0;
+  for (const auto& bucket : buckets_) walked += bucket.size();
+  if (seen_.size() < walked) seen_.resize(walked);
+  if (expiry_.size() < walked) expiry_.resize(walked);
+  size_t v = 0;
   for (size_t b = 0; b < buckets_.size(); ++b) {
     if (b + 3 < buckets_.size()) __builtin_prefetch(buckets_[b + 3].data());
     if (b + 2 < buckets_.size())
       for (const BucketSlot& s : buckets_[b + 2]) __builtin_prefetch(&pool_[s.entry]);
     for (const BucketSlot& s : buckets_[b]) {
       const ArfsEntry& e = pool_[s.entry];
-      seen_.push_back(WalkVisit{e.fltr_state, is_udp(e.fltr_info.flow_type)});
-      if (e.fltr_state == FltrState::kActive)
-        expiry_.push_back({uint16_t(e.fltr_info.q_index), static_cast<uint16_t>(e.fltr_info.fltr_id), e.flow_id, false});
+      WalkVisit& w = seen_[v++];
+      w.state = e.fltr_state;
+      w.udp = is_udp(e.fltr_info.flow_type);
+      if (e.fltr_state != FltrState::kActive) continue;
+      kernel::ExpiryQuery& q = expiry_[asked++];
+      q.rxq_index = uint16_t(e.fltr_info.q_index);
+      q.filter_id = static_cast<uint16_t>(e.fltr_info.fltr_id);
+      q.flow_id = e.flow_id;
     }
   }
-  k.rps_may_expire_flows(expiry_.data(), expiry_.size());
+  k.rps_may_expire_flows(expiry_.data(), asked);
   size_t answer = 0, visit = 0;
   for (auto& bucket : buckets_) {  // Y2
     for (size_t i = 0; i < bucket.size(); ++visit) {
