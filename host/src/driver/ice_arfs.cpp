@@ -184,7 +184,8 @@ SyncResult IceArfs::ice_sync_arfs_fltrs(uint64_t now_ms, kernel::RpsMayExpireFlo
         if (seen.udp) e.time_activated = now_ms;
         ++i;
       } else if (seen.state == FltrState::kActive &&
-                 (expiry_[answer++].may_expire || (seen.udp && udp_timed_out(pool_[bucket[i].entry], now_ms)))) {
+                 (expiry_[answer++].may_expire ||
+                  (seen.udp && udp_timed_out(pool_[bucket[i].entry], now_ms)))) {
         pool_[bucket[i].entry].fltr_state = FltrState::kToDel;
         del_list.push_back(bucket[i].entry);
         bucket.erase(bucket.begin() + long(i));
@@ -214,7 +215,8 @@ SyncResult IceArfs::ice_sync_arfs_fltrs(uint64_t now_ms, kernel::RpsMayExpireFlo
 std::vector<EntryView> IceArfs::entries() const {
   std::vector<EntryView> out;
   for (uint32_t b = 0; b < buckets_.size(); ++b)
-    for (uint32_t p = 0; p < buckets_[b].size(); ++p) out.push_back({&pool_[buckets_[b][p].entry], b, p});
+    for (uint32_t p = 0; p < buckets_[b].size(); ++p)
+      out.push_back({&pool_[buckets_[b][p].entry], b, p});
   return out;
 }
 

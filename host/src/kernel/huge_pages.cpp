@@ -24,7 +24,8 @@ void* map_aligned(std::size_t bytes) {
   const auto lo = reinterpret_cast<std::uintptr_t>(raw);
   const std::uintptr_t base = round_up(lo, kHugePage);
   if (base > lo) munmap(raw, base - lo);
-  if (const std::size_t tail = lo + span - (base + bytes)) munmap(reinterpret_cast<void*>(base + bytes), tail);
+  if (const std::size_t tail = lo + span - (base + bytes))
+    munmap(reinterpret_cast<void*>(base + bytes), tail);
   void* p = reinterpret_cast<void*>(base);
   madvise(p, bytes, MADV_HUGEPAGE);  // advice only: without THP the memory still works
   return p;
@@ -32,8 +33,8 @@ void* map_aligned(std::size_t bytes) {
 
 struct ChunkHeap {
   std::mutex mu;
-  std::uintptr_t current = 0;  // chunk being carved, 0 = none
-  std::size_t used = 0;        // bytes of it handed out
+  std::uintptr_t current = 0;                            // chunk being carved, 0 = none
+  std::size_t used = 0;                                  // bytes of it handed out
   std::unordered_map<std::uintptr_t, std::size_t> live;  // chunk -> blocks not yet freed
   // Freed mappings kept for the next allocation of their size: a run's tables are freed
   // and the next run's are the same sizes, and a fresh mapping costs a page fault and the
@@ -54,13 +55,17 @@ void* take_mapping(ChunkHeap& h, std::size_t bytes) {
   return p;
 }
 
-void drop_mapping(ChunkHeap& h, void* p, std::size_t bytes) {
+// A freed mapping: kept while the cache has room, else unmapped. Called with mu held.
+void drop_mapping(ChunkHeap& h, void* p, std::size_t bytes) noexcept {
   if (h.cached_bytes + bytes <= kCacheMax) {
-    h.cached.emplace(bytes, p);
-    h.cached_bytes += bytes;
-  } else {
-    munmap(p, bytes);
+    try {
+      h.cached.emplace(bytes, p);
+      h.cached_bytes += bytes;
+      return;
+    } catch (const std::bad_alloc&) {  // no room for the cache's node: unmap instead
+    }
   }
+  munmap(p, bytes);
 }
 
 ChunkHeap& heap() {
@@ -78,8 +83,8 @@ void* huge_page_alloc(std::size_t bytes) {
   if (bytes >= kOwnMappingMin) return take_mapping(h, round_up(bytes, kHugePage));
   const std::size_t need = round_up(bytes, kBlockAlign);
   if (!h.current || h.used + need > kHugePage) {
-    // The old chunk (blocks still live: an empty current chunk is carved again) is unmapped
-    // by its last free.
+    // The old chunk still has live blocks (an empty current chunk is carved again): its
+    // last free drops it.
     h.current = reinterpret_cast<std::uintptr_t>(take_mapping(h, kHugePage));
     h.used = 0;
     h.live[h.current] = 0;

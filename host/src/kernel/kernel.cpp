@@ -147,7 +147,8 @@ bool Kernel::rps_flow_is_active(const rps_dev_flow& flow, const rps_dev_flow_tab
   return d < table.window(cfg_.slot_mode);
 }
 
-bool Kernel::may_expire_in(const rps_dev_flow_table* t, uint32_t flow_id, uint16_t filter_id) const {
+bool Kernel::may_expire_in(const rps_dev_flow_table* t, uint32_t flow_id,
+                           uint16_t filter_id) const {
   if (t && flow_id < t->size()) {
     const rps_dev_flow& p = t->flows[flow_id];
     if (p.filter == filter_id && rps_flow_is_active(p, *t, p.cpu)) return false;

@@ -1,6 +1,6 @@
 // Memory on 2 MB transparent huge pages for the tables every packet reads at random (the
 // sock flow table, the rps_dev_flow tables): at the seed's scale they span ~90 MB, far more
-// than the 4 KB TLB reaches, so with small pages nearly every lookup is a TLB miss too.
+// than the TLB reaches with 4 KB pages, so most lookups would miss the TLB as well.
 #pragma once
 
 #include <cstddef>
@@ -28,9 +28,13 @@ struct HugePageAllocator {
   }
   void deallocate(T* p, std::size_t n) noexcept { huge_page_free(p, n * sizeof(T)); }
   template <class U>
-  bool operator==(const HugePageAllocator<U>&) const noexcept { return true; }
+  bool operator==(const HugePageAllocator<U>&) const noexcept {
+    return true;
+  }
   template <class U>
-  bool operator!=(const HugePageAllocator<U>&) const noexcept { return false; }
+  bool operator!=(const HugePageAllocator<U>&) const noexcept {
+    return false;
+  }
 };
 
 }  // namespace flowsteer::kernel

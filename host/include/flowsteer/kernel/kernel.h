@@ -38,7 +38,8 @@ class RpsMayExpireFlow {
   // The calls of a walk that reads nothing they change, in order: answers q[i].may_expire as
   // rps_may_expire_flow would. The kernel overrides it to overlap the slots' cache misses.
   virtual void rps_may_expire_flows(ExpiryQuery* q, size_t n) {
-    for (size_t i = 0; i < n; ++i) q[i].may_expire = rps_may_expire_flow(q[i].rxq_index, q[i].flow_id, q[i].filter_id);
+    for (size_t i = 0; i < n; ++i)
+      q[i].may_expire = rps_may_expire_flow(q[i].rxq_index, q[i].flow_id, q[i].filter_id);
   }
 };
 
