@@ -91,10 +91,10 @@ int IceArfs::ice_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_idx, uint32_
     return -EOPNOTSUPP;                                             // R6
   uint32_t idx = skb.hash & ICE_ARFS_LST_MASK;                      // R7
   auto& bucket = buckets_[idx];
-  for (uint32_t ei : bucket) {                                      // R9
+  for (const BucketSlot& s : bucket) {                              // R9
     ++counters_.steer_l;
-    ArfsEntry& e = pool_[ei];
-    if (e.flow_id != flow_id) continue;
+    if (s.flow_id != flow_id) continue;
+    ArfsEntry& e = pool_[s.entry];
     if (opt_.match == MatchMode::kTuple && !tuple_eq(e, fk)) continue;
     int ret = static_cast<int>(e.fltr_info.fltr_id);
     if (e.fltr_info.q_index == int16_t(rxq_idx) || e.fltr_state != FltrState::kActive) return ret;
@@ -122,16 +122,14 @@ int IceArfs::ice_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_idx, uint32_
   last_fltr_id_ = static_cast<int32_t>(static_cast<uint32_t>(last_fltr_id_) + 1u);
   e.fltr_info.fltr_id = static_cast<uint32_t>(last_fltr_id_ % 0xFFFF);
   ++counters_.add;
-  bucket.insert(bucket.begin(), ei);
+  bucket.insert(bucket.begin(), BucketSlot{ei, flow_id});
   schedule();
   return static_cast<int>(e.fltr_info.fltr_id);
 }
 
-bool IceArfs::expired(const ArfsEntry& e, uint64_t now_ms, kernel::RpsMayExpireFlow& k) const {
-  if (k.rps_may_expire_flow(uint16_t(e.fltr_info.q_index), e.flow_id,
-                            static_cast<uint16_t>(e.fltr_info.fltr_id)))
-    return true;
-  if (!is_udp(e.fltr_info.flow_type)) return false;
+// An ACTIVE entry expires when rps_may_expire_flow says so, or (UDP) this long after its
+// activation.
+bool IceArfs::udp_timed_out(const ArfsEntry& e, uint64_t now_ms) const {
   uint64_t deadline = e.time_activated + ICE_ARFS_TIME_DELTA_EXPIRATION_MS;
   return static_cast<int64_t>(now_ms - deadline) >= 0;  // time_after_eq64
 }
@@ -140,26 +138,56 @@ SyncResult IceArfs::ice_sync_arfs_fltrs(uint64_t now_ms, kernel::RpsMayExpireFlo
   SyncResult res;
   if (!active_) return res;  // Y1
   std::vector<uint32_t> add_list, del_list;  // head insertion: processed newest first
-  for (auto& bucket : buckets_) {            // Y2
-    for (uint32_t ei : bucket) {             // the expiry checks below touch these slots
-      const ArfsEntry& e = pool_[ei];
-      if (e.fltr_state == FltrState::kActive) k.prefetch_flow(uint16_t(e.fltr_info.q_index), e.flow_id);
+  // Y2 asks rps_may_expire_flow about each ACTIVE entry in walk order. Neither the kernel
+  // state nor an entry before its own visit changes during the walk, so a first pass reads
+  // the entries and asks the kernel in one batch (it overlaps the slot reads); the second
+  // pass applies the answers and touches only the entries that change. The pool is in
+  // allocation order, not walk order: the first pass fetches the entries two buckets ahead
+  // (and their index arrays three).
+  // (The records are written field by field in place: built in a temporary and copied, they
+  // were stored in pieces and loaded whole, a store-forwarding stall per entry.)
+  size_t walked = 0, asked = 0;
+  for (const auto& bucket : buckets_) walked += bucket.size();
+  if (seen_.size() < walked) seen_.resize(walked);
+  if (expiry_.size() < walked) expiry_.resize(walked);
+  size_t v = 0;
+  for (size_t b = 0; b < buckets_.size(); ++b) {
+    if (b + 3 < buckets_.size()) __builtin_prefetch(buckets_[b + 3].data());
+    if (b + 2 < buckets_.size())
+      for (const BucketSlot& s : buckets_[b + 2]) __builtin_prefetch(&pool_[s.entry]);
+    for (const BucketSlot& s : buckets_[b]) {
+      const ArfsEntry& e = pool_[s.entry];
+      WalkVisit& w = seen_[v++];
+      w.state = e.fltr_state;
+      w.udp = is_udp(e.fltr_info.flow_type);
+      if (e.fltr_state != FltrState::kActive) continue;
+      kernel::ExpiryQuery& q = expiry_[asked++];
+      q.rxq_index = uint16_t(e.fltr_info.q_index);
+      q.filter_id = static_cast<uint16_t>(e.fltr_info.fltr_id);
+      q.flow_id = e.flow_id;
     }
-    for (size_t i = 0; i < bucket.size();) {
-      ArfsEntry& e = pool_[bucket[i]];
-      if (e.fltr_state == FltrState::kInactive) {
+  }
+  k.rps_may_expire_flows(expiry_.data(), asked);
+  size_t answer = 0, visit = 0;
+  for (auto& bucket : buckets_) {  // Y2
+    for (size_t i = 0; i < bucket.size(); ++visit) {
+      const WalkVisit seen = seen_[visit];
+      if (seen.state == FltrState::kInactive) {
         if (fail_wrapper_allocs_ > 0) {  // stays INACTIVE, retried next run (case 31)
           --fail_wrapper_allocs_;
           ++i;
           continue;
         }
-        add_list.push_back(bucket[i]);
+        ArfsEntry& e = pool_[bucket[i].entry];
+        add_list.push_back(bucket[i].entry);
         e.fltr_state = FltrState::kActive;
-        if (is_udp(e.fltr_info.flow_type)) e.time_activated = now_ms;
+        if (seen.udp) e.time_activated = now_ms;
         ++i;
-      } else if (e.fltr_state == FltrState::kActive && expired(e, now_ms, k)) {
-        e.fltr_state = FltrState::kToDel;
-        del_list.push_back(bucket[i]);
+      } else if (seen.state == FltrState::kActive &&
+                 (expiry_[answer++].may_expire ||
+                  (seen.udp && udp_timed_out(pool_[bucket[i].entry], now_ms)))) {
+        pool_[bucket[i].entry].fltr_state = FltrState::kToDel;
+        del_list.push_back(bucket[i].entry);
         bucket.erase(bucket.begin() + long(i));
       } else {
         ++i;
@@ -187,14 +215,15 @@ SyncResult IceArfs::ice_sync_arfs_fltrs(uint64_t now_ms, kernel::RpsMayExpireFlo
 std::vector<EntryView> IceArfs::entries() const {
   std::vector<EntryView> out;
   for (uint32_t b = 0; b < buckets_.size(); ++b)
-    for (uint32_t p = 0; p < buckets_[b].size(); ++p) out.push_back({&pool_[buckets_[b][p]], b, p});
+    for (uint32_t p = 0; p < buckets_[b].size(); ++p)
+      out.push_back({&pool_[buckets_[b][p].entry], b, p});
   return out;
 }
 
 const ArfsEntry* IceArfs::find(uint32_t fltr_id) const {
   for (const auto& bucket : buckets_)
-    for (uint32_t ei : bucket)
-      if (pool_[ei].fltr_info.fltr_id == fltr_id) return &pool_[ei];
+    for (const BucketSlot& s : bucket)
+      if (pool_[s.entry].fltr_info.fltr_id == fltr_id) return &pool_[s.entry];
   return nullptr;
 }
 

@@ -18,17 +18,6 @@ uint64_t roundup_pow_of_two(uint64_t v) {
   return p;
 }
 
-uint32_t rps_dev_flow_table::slot(uint32_t hash, SlotMode mode) const {
-  if (mode == SlotMode::kMask) return hash & mask();
-  return hash::hash_32(hash, log);  // spec 6.4
-}
-
-int32_t rps_dev_flow_table::window(SlotMode mode) const {
-  // Kernel int arithmetic: 10 * mask (V-mask) or 10 << log (V-log), wrapping (spec 8 case 12).
-  uint32_t w = mode == SlotMode::kMask ? kActivityFactor * mask() : kActivityFactor << log;
-  return static_cast<int32_t>(w);
-}
-
 Kernel::Kernel(const KernelConfig& cfg) : cfg_(cfg) {
   if (cfg_.nr_cpu_ids == 0 || cfg_.nr_cpu_ids > RPS_NO_CPU)
     throw std::invalid_argument("nr_cpu_ids must be 1..65535");
@@ -158,10 +147,8 @@ bool Kernel::rps_flow_is_active(const rps_dev_flow& flow, const rps_dev_flow_tab
   return d < table.window(cfg_.slot_mode);
 }
 
-bool Kernel::rps_may_expire_flow(uint16_t rxq_index, uint32_t flow_id, uint16_t filter_id) {
-  // spec 4.2. The kernel does not range-check rxq_index; the model answers "expire".
-  if (rxq_index >= cfg_.num_rx_queues) return true;
-  const rps_dev_flow_table* t = tables_[rxq_index].get();
+bool Kernel::may_expire_in(const rps_dev_flow_table* t, uint32_t flow_id,
+                           uint16_t filter_id) const {
   if (t && flow_id < t->size()) {
     const rps_dev_flow& p = t->flows[flow_id];
     if (p.filter == filter_id && rps_flow_is_active(p, *t, p.cpu)) return false;
@@ -169,10 +156,28 @@ bool Kernel::rps_may_expire_flow(uint16_t rxq_index, uint32_t flow_id, uint16_t 
   return true;
 }
 
-void Kernel::prefetch_flow(uint16_t rxq_index, uint32_t flow_id) {
-  if (rxq_index >= cfg_.num_rx_queues) return;
-  const rps_dev_flow_table* t = tables_[rxq_index].get();
-  if (t && flow_id < t->size()) __builtin_prefetch(&t->flows[flow_id]);
+bool Kernel::rps_may_expire_flow(uint16_t rxq_index, uint32_t flow_id, uint16_t filter_id) {
+  // spec 4.2. The kernel does not range-check rxq_index; the model answers "expire".
+  if (rxq_index >= cfg_.num_rx_queues) return true;
+  return may_expire_in(tables_[rxq_index].get(), flow_id, filter_id);
+}
+
+void Kernel::rps_may_expire_flows(ExpiryQuery* q, size_t n) {
+  // The slots are random reads in tables far larger than the caches: fetch each kAhead
+  // queries before it is answered, so that many misses are in flight at once.
+  constexpr size_t kAhead = 32;
+  auto table_of = [&](const ExpiryQuery& e) -> const rps_dev_flow_table* {
+    return e.rxq_index < cfg_.num_rx_queues ? tables_[e.rxq_index].get() : nullptr;
+  };
+  auto prefetch = [&](const ExpiryQuery& e) {
+    const rps_dev_flow_table* t = table_of(e);
+    if (t && e.flow_id < t->size()) __builtin_prefetch(&t->flows[e.flow_id]);
+  };
+  for (size_t i = 0; i < n && i < kAhead; ++i) prefetch(q[i]);
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) prefetch(q[i + kAhead]);
+    q[i].may_expire = may_expire_in(table_of(q[i]), q[i].flow_id, q[i].filter_id);
+  }
 }
 
 RflowRef Kernel::set_rps_cpu(const Skb& skb, RflowRef r, uint32_t next_cpu, RxDecision& d) {

@@ -508,7 +508,11 @@ SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64
     auto& bucket = wheel[now % wheel_size];
     const uint64_t tick_end = (now + 1) * 1000;
     for (size_t bi = 0; bi < bucket.size(); ++bi) {
-      if (bi + 2 * kPrefetchAhead < bucket.size()) __builtin_prefetch(&flows[bucket[bi + 2 * kPrefetchAhead]]);
+      if (bi + 2 * kPrefetchAhead < bucket.size()) {  // a Flow spans two cache lines
+        const char* far = reinterpret_cast<const char*>(&flows[bucket[bi + 2 * kPrefetchAhead]]);
+        __builtin_prefetch(far);
+        __builtin_prefetch(far + sizeof(Flow) - 1);
+      }
       if (bi + kPrefetchAhead < bucket.size()) prefetch_packet(k, flows[bucket[bi + kPrefetchAhead]], cfg.slot_mode);
       const uint32_t fi = bucket[bi];
       Flow& f = flows[fi];

@@ -113,7 +113,7 @@ class IceArfs : public kernel::RxFlowSteer {
   uint32_t alloc_slot();
   void free_slot(uint32_t idx);
   bool tuple_eq(const ArfsEntry& e, const FlowTuple& fk) const;
-  bool expired(const ArfsEntry& e, uint64_t now_ms, kernel::RpsMayExpireFlow& k) const;
+  bool udp_timed_out(const ArfsEntry& e, uint64_t now_ms) const;
   void schedule() {
     if (schedule_) schedule_();
   }
@@ -121,7 +121,13 @@ class IceArfs : public kernel::RxFlowSteer {
   Options opt_;
   FdirWriter* hw_;
   bool active_ = false;
-  std::vector<std::vector<uint32_t>> buckets_;  // entry indices, [0] = head
+  // A bucket's entries, [0] = head. An entry's flow_id never changes once it is built, so
+  // the bucket keeps a copy: R9's search skips other flows without loading their entries.
+  struct BucketSlot {
+    uint32_t entry;  // index into pool_
+    uint32_t flow_id;
+  };
+  std::vector<std::vector<BucketSlot>> buckets_;
   std::vector<ArfsEntry> pool_;
   std::vector<uint32_t> free_;
   size_t live_ = 0;
@@ -134,6 +140,14 @@ class IceArfs : public kernel::RxFlowSteer {
   int fail_entry_allocs_ = 0;
   int fail_wrapper_allocs_ = 0;
   std::function<void()> schedule_;
+  // One sync's scratch, kept for its capacity: what the first pass saw of each entry (walk
+  // order), the expiry calls.
+  struct WalkVisit {
+    FltrState state;
+    bool udp;
+  };
+  std::vector<WalkVisit> seen_;
+  std::vector<kernel::ExpiryQuery> expiry_;
 };
 
 }  // namespace flowsteer::driver

@@ -3,6 +3,7 @@
 // the per-CPU softnet_data counters.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -21,13 +22,25 @@ class RxFlowSteer {
   virtual int ndo_rx_flow_steer(const Skb& skb, uint16_t rxq_index, uint32_t flow_id) = 0;
 };
 
+// One rps_may_expire_flow call of a batch: the arguments, then the answer.
+struct ExpiryQuery {
+  uint16_t rxq_index = 0;
+  uint16_t filter_id = 0;
+  uint32_t flow_id = 0;
+  bool may_expire = false;
+};
+
 // The kernel export drivers call during expiry (spec 4.2).
 class RpsMayExpireFlow {
  public:
   virtual ~RpsMayExpireFlow() = default;
   virtual bool rps_may_expire_flow(uint16_t rxq_index, uint32_t flow_id, uint16_t filter_id) = 0;
-  // A hint that rps_may_expire_flow(rxq_index, flow_id, ...) comes soon; no effect on results.
-  virtual void prefetch_flow(uint16_t /*rxq_index*/, uint32_t /*flow_id*/) {}
+  // The calls of a walk that reads nothing they change, in order: answers q[i].may_expire as
+  // rps_may_expire_flow would. The kernel overrides it to overlap the slots' cache misses.
+  virtual void rps_may_expire_flows(ExpiryQuery* q, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+      q[i].may_expire = rps_may_expire_flow(q[i].rxq_index, q[i].flow_id, q[i].filter_id);
+  }
 };
 
 struct KernelConfig {
@@ -136,7 +149,7 @@ class Kernel : public RpsMayExpireFlow {
 
   // --- exported helpers ------------------------------------------------------------------
   bool rps_may_expire_flow(uint16_t rxq_index, uint32_t flow_id, uint16_t filter_id) override;
-  void prefetch_flow(uint16_t rxq_index, uint32_t flow_id) override;
+  void rps_may_expire_flows(ExpiryQuery* q, size_t n) override;
   bool rps_flow_is_active(const rps_dev_flow& flow, const rps_dev_flow_table& table,
                           uint32_t cpu) const;
 
@@ -163,6 +176,8 @@ class Kernel : public RpsMayExpireFlow {
   int get_rps_cpu(const Skb& skb, RxDecision& d);
   RflowRef set_rps_cpu(const Skb& skb, RflowRef r, uint32_t next_cpu, RxDecision& d);
   void enqueue_to_backlog(uint32_t cpu, RxDecision& d);
+  // rps_may_expire_flow once the queue's table t (null: none) is found.
+  bool may_expire_in(const rps_dev_flow_table* t, uint32_t flow_id, uint16_t filter_id) const;
 
   KernelConfig cfg_;
   std::vector<bool> online_;

@@ -4,6 +4,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "flowsteer/hash/hash.h"
+#include "flowsteer/kernel/huge_pages.h"
+
 namespace flowsteer::kernel {
 
 inline constexpr uint16_t RPS_NO_CPU = 0xFFFF;
@@ -30,20 +33,27 @@ struct rps_dev_flow {
 
 struct rps_dev_flow_table {
   uint8_t log = 0;                  // size = 1 << log
-  std::vector<rps_dev_flow> flows;
+  std::vector<rps_dev_flow, HugePageAllocator<rps_dev_flow>> flows;  // read at random per packet
 
   uint32_t size() const { return uint32_t(flows.size()); }
   uint32_t mask() const { return size() - 1; }
   // spec 6.4; log 0 is pinned to slot 0 (hash_32(h, 0) is a 32-bit shift in C, spec 8 case 11).
-  uint32_t slot(uint32_t hash, SlotMode mode) const;
+  // Inline: every packet computes one or two.
+  uint32_t slot(uint32_t hash, SlotMode mode) const {
+    if (mode == SlotMode::kMask) return hash & mask();
+    return hash::hash_32(hash, log);
+  }
   // Activity window as the kernel's int arithmetic gives it (spec 4.2; wraps for log >= 28,
-  // spec 8 case 12).
-  int32_t window(SlotMode mode) const;
+  // spec 8 case 12): 10 * mask (V-mask) or 10 << log (V-log).
+  int32_t window(SlotMode mode) const {
+    uint32_t w = mode == SlotMode::kMask ? kActivityFactor * mask() : kActivityFactor << log;
+    return static_cast<int32_t>(w);
+  }
 };
 
 struct rps_sock_flow_table {
   uint32_t mask = 0;
-  std::vector<uint32_t> ents;
+  std::vector<uint32_t, HugePageAllocator<uint32_t>> ents;  // read at random per packet
 };
 
 }  // namespace flowsteer::kernel
