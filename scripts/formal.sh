@@ -46,6 +46,9 @@ JOBS=(
   "axil_regs     fs_axil_regs     minimum   30  0   1  axil_regs.ys"
 )
 
+# every solver call: z3, per-cell definitions expanded by smtbmc (above)
+SMTBMC=(yosys-smtbmc -s z3 --unroll)
+
 for t in yosys yosys-smtbmc z3; do
   command -v "$t" >/dev/null || { echo "formal: $t not found (scripts/setup.sh installs it)" >&2; exit 2; }
 done
@@ -106,7 +109,7 @@ for j in "${JOBS[@]}"; do
   failed=""
   step=0
   bmc() {  # bmc DEPTH: 0 when every assertion holds for DEPTH steps; sets failed/step
-    if yosys-smtbmc -s z3 --unroll --presat -t "$1" --dump-vcd "$d/bmc.vcd" "$d/$top.smt2" >"$d/bmc.log" 2>&1; then
+    if "${SMTBMC[@]}" --presat -t "$1" --dump-vcd "$d/bmc.vcd" "$d/$top.smt2" >"$d/bmc.log" 2>&1; then
       return 0
     fi
     failed="$(sed -n 's/.*Assert failed in [^:]*: [^ ]* (\([^)]*\)).*/\1/p; s/.*Assert failed in [^:]*: \([^ ]*\)$/\1/p' "$d/bmc.log" | head -1)"
@@ -116,7 +119,7 @@ for j in "${JOBS[@]}"; do
   }
   if [ "$ind" -gt 0 ]; then
     if bmc "$ind"; then
-      if yosys-smtbmc -s z3 --unroll -i -t "$ind" "$d/$top.smt2" >"$d/ind.log" 2>&1; then
+      if "${SMTBMC[@]}" -i -t "$ind" "$d/$top.smt2" >"$d/ind.log" 2>&1; then
         status="proved (k-induction, k=$ind)"
       fi
     fi
@@ -143,7 +146,7 @@ for j in "${JOBS[@]}"; do
 
   # covers: each must be reached within the depth
   if [ ${#covers[@]} -gt 0 ]; then
-    yosys-smtbmc -s z3 --unroll --presat -c -t "$depth" --dump-vcd "$d/cover.vcd" "$d/$top.smt2" >"$d/cover.log" 2>&1 || true
+    "${SMTBMC[@]}" --presat -c -t "$depth" --dump-vcd "$d/cover.vcd" "$d/$top.smt2" >"$d/cover.log" 2>&1 || true
     for c in "${covers[@]}"; do
       s="$(awk -v c="$c" '/Reached cover statement/ && (index($0, " at " c " in step") || index($0, "(" c ")")) \
              { sub(/.* in step /, ""); sub(/\./, ""); print; exit }' "$d/cover.log")"

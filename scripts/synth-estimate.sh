@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Resource and depth estimate of the engine RTL with Yosys synth_xilinx (UltraScale+),
 # one out-of-context run per module at default parameters (or at a set of hw/params.json).
-# Usage: scripts/synth-estimate.sh [-o REPORT.md] [-j N] [--set NAME] [module ...]   (no module: all)
+# Usage: scripts/synth-estimate.sh [-o REPORT.md] [-j N] [--set NAME] [--keep DIR] [module ...]
+#   (no module: all; --keep leaves each module's netlist in DIR/MODULE/net.json for
+#   `scripts/lut-levels.py DIR/MODULE/net.json --over 6`, which lists the paths over target)
 # Modules are the fs_*.sv of hw/rtl and the Vitis kernel `flowsteer` (hw/alveo); -uram lets
 # large memories map to URAM288. Writes a Markdown table: LUT, FF, BRAM36 equivalents, URAM288,
 # LUTRAM, DSP, MUXF, CARRY, and the deepest path in LUT levels (scripts/lut-levels.py: every
@@ -13,13 +15,15 @@ RTL="$ROOT/hw/rtl"
 OUT="synth-estimate.md"
 JOBS=1
 SET=default
+KEEP=
 MODS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -o) OUT="${2:?-o needs a file}"; shift 2 ;;
     -j) JOBS="${2:?-j needs a number}"; shift 2 ;;
     --set) SET="${2:?--set needs a name}"; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --keep) KEEP="${2:?--keep needs a directory}"; shift 2 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     -*) echo "synth-estimate: unknown option $1" >&2; exit 2 ;;
     *) MODS+=("$1"); shift ;;
   esac
@@ -30,8 +34,12 @@ if [ ${#MODS[@]} -eq 0 ]; then
   MODS+=(flowsteer)
 fi
 for m in "${MODS[@]}"; do python3 "$ROOT/scripts/rtl-params.py" "$m" "$SET" >/dev/null || exit 2; done
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
+if [ -n "$KEEP" ]; then
+  mkdir -p "$KEEP" && WORK="$(cd "$KEEP" && pwd)"
+else
+  WORK="$(mktemp -d)"
+  trap 'rm -rf "$WORK"' EXIT
+fi
 python3 "$ROOT/scripts/gen_regs.py" "$ROOT/hw/regs/flowsteer_regs.json" --vh "$WORK/flowsteer_regs.vh"
 
 # rtl_deps MODULE: the file of MODULE and of every fs_* module it instantiates (recursively).

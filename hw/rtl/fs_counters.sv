@@ -55,7 +55,6 @@ logic [63:0] c_class_reg [12];
 logic [63:0] b_adds_reg = 64'd0, b_retargets_reg = 64'd0, b_refusals_reg = 64'd0;
 logic [31:0] b_fwd_reg = 32'd0, b_hzd_reg = 32'd0;
 logic [63:0] refusals_d1_reg = 64'd0;
-logic [63:0] b_events_reg = 64'd0;
 
 logic [63:0] sel_raw, sel_base;
 always_comb begin
@@ -79,7 +78,7 @@ always_comb begin
         5'(FS_COUNTER_FLT_DELETES): sel_raw = c_dels_reg;
         5'(FS_COUNTER_EVENTS): begin                 // adds + retargets
             sel_raw = stat_steer_adds + stat_steer_retargets;
-            sel_base = b_events_reg;
+            sel_base = b_adds_reg + b_retargets_reg;
         end
         5'(FS_COUNTER_EVT_REFUSALS): begin
             sel_raw = stat_evt_refusals;
@@ -138,7 +137,6 @@ always_ff @(posedge clk) begin
         end
         b_adds_reg <= stat_steer_adds;
         b_retargets_reg <= stat_steer_retargets;
-        b_events_reg <= stat_steer_adds + stat_steer_retargets;
         b_refusals_reg <= stat_evt_refusals;
         b_fwd_reg <= stat_rfs_fwd;
         b_hzd_reg <= stat_rfs_hzd_stall;

@@ -67,12 +67,15 @@ std::string describe(const EngineRecord& e) {
 std::string resp_name(AxiResp r) { return r == AxiResp::kOkay ? "OKAY" : "SLVERR"; }
 
 bool is_cnt_lo(uint32_t off, int& index) {
-  if (off < r::CNT_LO::kAddr || off >= r::CNT_LO::kAddr + 32 * 8 || (off - r::CNT_LO::kAddr) % 8) return false;
-  index = int((off - r::CNT_LO::kAddr) / 8);
+  if (off < r::CNT_LO::kAddr || off >= r::CNT_LO::addr(r::CNT_LO::kCount) ||
+      (off - r::CNT_LO::kAddr) % r::CNT_LO::kStride)
+    return false;
+  index = int((off - r::CNT_LO::kAddr) / r::CNT_LO::kStride);
   return true;
 }
 bool is_cnt_hi(uint32_t off) {
-  return off >= r::CNT_HI::kAddr && off < r::CNT_HI::kAddr + 32 * 8 && (off - r::CNT_HI::kAddr) % 8 == 0;
+  return off >= r::CNT_HI::kAddr && off < r::CNT_HI::addr(r::CNT_HI::kCount) &&
+         (off - r::CNT_HI::kAddr) % r::CNT_HI::kStride == 0;
 }
 bool rtl_counter(int i) { return i >= 0 && r::counter_rtl_only(uint32_t(i)); }
 

@@ -157,26 +157,21 @@ bool Kernel::may_expire_in(const rps_dev_flow_table* t, uint32_t flow_id,
 }
 
 bool Kernel::rps_may_expire_flow(uint16_t rxq_index, uint32_t flow_id, uint16_t filter_id) {
-  // spec 4.2. The kernel does not range-check rxq_index; the model answers "expire".
-  if (rxq_index >= cfg_.num_rx_queues) return true;
-  return may_expire_in(tables_[rxq_index].get(), flow_id, filter_id);
+  return may_expire_in(expiry_table(rxq_index), flow_id, filter_id);  // spec 4.2
 }
 
 void Kernel::rps_may_expire_flows(ExpiryQuery* q, size_t n) {
   // The slots are random reads in tables far larger than the caches: fetch each kAhead
   // queries before it is answered, so that many misses are in flight at once.
   constexpr size_t kAhead = 32;
-  auto table_of = [&](const ExpiryQuery& e) -> const rps_dev_flow_table* {
-    return e.rxq_index < cfg_.num_rx_queues ? tables_[e.rxq_index].get() : nullptr;
-  };
   auto prefetch = [&](const ExpiryQuery& e) {
-    const rps_dev_flow_table* t = table_of(e);
+    const rps_dev_flow_table* t = expiry_table(e.rxq_index);
     if (t && e.flow_id < t->size()) __builtin_prefetch(&t->flows[e.flow_id]);
   };
   for (size_t i = 0; i < n && i < kAhead; ++i) prefetch(q[i]);
   for (size_t i = 0; i < n; ++i) {
     if (i + kAhead < n) prefetch(q[i + kAhead]);
-    q[i].may_expire = may_expire_in(table_of(q[i]), q[i].flow_id, q[i].filter_id);
+    q[i].may_expire = may_expire_in(expiry_table(q[i].rxq_index), q[i].flow_id, q[i].filter_id);
   }
 }
 

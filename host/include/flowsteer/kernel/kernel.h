@@ -178,6 +178,11 @@ class Kernel : public RpsMayExpireFlow {
   void enqueue_to_backlog(uint32_t cpu, RxDecision& d);
   // rps_may_expire_flow once the queue's table t (null: none) is found.
   bool may_expire_in(const rps_dev_flow_table* t, uint32_t flow_id, uint16_t filter_id) const;
+  // The queue's rps_dev_flow table; null when it has none or rxq_index is out of range
+  // (the kernel does not range-check it: the model answers "expire").
+  const rps_dev_flow_table* expiry_table(uint16_t rxq_index) const {
+    return rxq_index < cfg_.num_rx_queues ? tables_[rxq_index].get() : nullptr;
+  }
 
   KernelConfig cfg_;
   std::vector<bool> online_;
