@@ -12,8 +12,8 @@
 //         once every
 //         packet before it has entered the RFS core (m_first_take) and none of them waits to
 //         be presented again after a flush; its commands reach the core only then
-//         (core_cmd_ok), and the core runs a command with its pipeline empty, so they run
-//         right after the last of those packets leaves stage D;
+//         (core_cmd_ok), and the core takes a command with its stages A-C empty and runs
+//         it once the last of those packets has left stage D;
 //   rec   (ord_rec): state only the RFS core, the steer driver or the record stage read or
 //         change (event FIFO, counters, kernel-plane tables); placed on arrival like a core
 //         one, granted once the packets before it have their records (rec_fire) and the
@@ -102,8 +102,9 @@ assign ord_grant = ord_req && !init_busy &&
 assign core_cmd_ok = !(placed_reg && ord_core) || ahead_in_core;
 assign gate_cmd_seq = offer_reg ? offer_seq_reg : cmd_seq_reg;
 assign gate_tag = tag_next_reg;
-// The core takes a packet only with no command running, so the packets after a core
-// transaction may wait at its input from its first command on; a second command of the list
+// The core takes a packet only with no command running (or in the EXEC clock of a sock
+// write or HEAD_ADD, after its effect), so the packets after a core transaction may wait at
+// its input from its first command on; a second command of the list
 // (SOCK_CMD's READ after its WRITE) reads the sock table, which no packet changes.
 assign done_seq = (ord_done || released_reg) ? done_seq_p1_reg : done_seq_reg;
 assign inflight = inflight_reg;

@@ -37,22 +37,26 @@
 // writer's precomputed bits (cpu online, in-order and activity flags of the written
 // last_qtail: the per-CPU difference head - (tail + 1) is kept in a register, so the flags
 // of a last_qtail = tail + 1 write are a lookup). head only changes by commands, which run
-// with the pipeline empty, so every precomputed bit stays valid while a packet is in flight.
+// only with D empty, so every precomputed bit stays valid while a packet is in flight.
 // One case is not forwarded: a P view written by the packet just ahead with last_qtail =
 // tail + 1 while head - (tail + 1) > 0 (head moved past the tail by a command), where the
 // activity flag needs the 32-bit compare against the target table's window: D then spends
-// one clock recomputing it (explicit stall, counted by stat_hzd_stall). No other hazard
+// two clocks recomputing it (head[P.cpu] registered, then the compare; explicit stall,
+// counted by stat_hzd_stall). No other hazard
 // stalls (stat_fwd counts the forwarded views).
 // Flush (FLUSH_ON_STEER = 1): A-C only read state, so when the packet that called the
 // driver leaves D, the packets behind it are dropped and the source presents them again (m_flush): a steer may
 // have changed their filter and so their arrival queue.
 // Stalls: a driver call holds D until the response (+1 clock, +1 more when the old slot's
 // filter must be cleared: the second slot write); stat_drv_stall counts those clocks.
-// Commands: accepted only when the pipeline is empty (packets are held off while cmd_valid
-// is high, so the command wins a tie); table (re)size is a counted clear, one slot per clock
-// (2^log clocks) with the core stalled; stat_cmd_stall counts the clocks a packet waited.
-// Argument checks are registered at the command handshake; MAY_EXPIRE reads the slot, then
-// compares against the window in a second clock (CS_MX, CS_MX2).
+// Commands: accepted once stages A-C are empty (packets are held off while cmd_valid is
+// high, so the command wins a tie); its EXEC clock waits until the packet in D, ordered
+// before it, has left D. A sock-table write or HEAD_ADD lets a packet in during its EXEC
+// clock (that packet reads the sock entry and head after the write). Table (re)size is a
+// counted clear, one slot per clock (2^log clocks) with the core stalled; stat_cmd_stall
+// counts the clocks a packet waited. Argument checks are registered at the command
+// handshake (MAY_EXPIRE's flow_id bound at EXEC); MAY_EXPIRE reads the slot, then compares
+// against the window in a second clock (CS_MX, CS_MX2).
 // Command/packet total order = the order of the handshakes.
 module fs_rfs_core #(
     // CPUs with backlog state (nr_cpu_ids is a runtime value <= NUM_CPUS)
@@ -220,6 +224,13 @@ endfunction
 
 // activity window (spec 4.1/4.2): 10 << log (V-log), 10 * (size-1) (V-mask)
 // (a table of constants: one LUT per bit, no multiplier)
+// bits 0 .. lg-1 set (no shifter: one compare per bit)
+function automatic [31:0] below_mask(input [4:0] lg);
+    for (int k = 0; k < 32; k++) begin
+        below_mask[k] = 5'(k) < lg;
+    end
+endfunction
+
 function automatic [31:0] window_of(input [4:0] lg, input mask_mode);
     window_of = 32'd0;
     for (int k = 0; k < 32; k++) begin
@@ -248,8 +259,8 @@ logic [31:0] tail_p1_reg [NUM_CPUS];               // input_queue_tail + 1 (the 
 logic [31:0] hdiff_reg [NUM_CPUS];                 // head - (tail + 1)
 logic [15:0] map_len_reg [NUM_QUEUES];            // rps_map LEN (0: no map)
 logic [PL-1:0] map_base_reg [NUM_QUEUES];         // rps_map BASE in the pool
-// tbl_log[rmap[cpu]], registered (configuration changes only by commands, which leave the
-// pipeline empty for longer than this one clock of lag)
+// tbl_log[rmap[cpu]], registered (configuration changes only by commands, which keep
+// stages A and B empty for longer than this one clock of lag)
 logic [4:0] cpu_tlog_reg [NUM_CPUS];
 
 // per CPU: head - (tail + 1) < 0 and == 0 (flags of a last_qtail = tail + 1 written now)
@@ -386,6 +397,9 @@ logic d_map_pre_reg;              // G6 map CPU usable (when G5f fails)
 logic d_p_nofilt_reg;             // P.filter == NO_FILTER
 logic d_p_active_reg;             // P active (spec 4.1) in the target table
 logic d_p_unk_reg;                // d_p_active_reg not known yet (forwarded, recompute)
+logic d_fix1_reg = 1'b0;          // the recompute's first clock is done:
+logic [31:0] d_fix_head_reg;      //   head[P.cpu]
+logic d_fix_ok_reg;               //   P.cpu < nr_cpu_ids
 logic d_p_hasheq_reg;             // P.hash == hash
 logic d_p_same_reg;               // P.cpu == next_cpu
 localparam [1:0] XS_EVAL = 2'd0, XS_WAIT = 2'd1, XS_RC = 2'd2;
@@ -412,12 +426,14 @@ logic [31:0] stat_drv_stall_reg = 32'd0, stat_cmd_stall_reg = 32'd0, stat_fwd_re
 logic [31:0] stat_hzd_stall_reg = 32'd0;
 
 // ---------------------------------------------------------------- flow control
-logic pipe_empty, out_free, d_fin, d_free, c_adv, c_free, b_adv, b_free, a_adv, a_free;
+logic abc_empty, out_free, d_fin, d_free, c_adv, c_free, b_adv, b_free, a_adv, a_free;
 logic pkt_accept, cmd_accept;
 logic d_done;                     // D's work is complete this clock (needs out_free too)
 logic flush;
+logic x_go;                       // the command in CS_EXEC runs this clock (D is empty)
+logic cmd_fast_reg;               // it is a sock-table write or HEAD_ADD: packets may enter
 
-assign pipe_empty = !a_valid_reg && !b_valid_reg && !c_valid_reg && !d_valid_reg;
+assign abc_empty = !a_valid_reg && !b_valid_reg && !c_valid_reg;
 assign out_free = !rec_valid_reg || m_axis_rec_tready;
 assign d_fin = d_valid_reg && d_done && out_free;
 assign d_free = !d_valid_reg || d_fin;
@@ -427,9 +443,14 @@ assign b_adv = b_valid_reg && c_free;
 assign b_free = !b_valid_reg || b_adv;
 assign a_adv = a_valid_reg && b_free;
 assign a_free = !a_valid_reg || a_adv;
-assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE) && !cmd_valid && !rst && !flush;
+assign x_go = cs_reg == CS_EXEC && !d_valid_reg;
+// a packet accepted in a fast command's EXEC clock reads the sock table and head after it
+assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE || (x_go && cmd_fast_reg)) &&
+                           !cmd_valid && !rst && !flush;
 assign pkt_accept = s_axis_pkt_tvalid && s_axis_pkt_tready;
-assign cmd_ready = (cs_reg == CS_IDLE) && pipe_empty && !rst;
+// A-C empty: the packet in D (ordered before) never reads the sock table or head again (no
+// flush without a packet behind it); EXEC waits until it has left D
+assign cmd_ready = (cs_reg == CS_IDLE) && abc_empty && !rst;
 assign cmd_accept = cmd_valid && cmd_ready;
 
 // ---------------------------------------------------------------- input: G6 pool index
@@ -473,7 +494,7 @@ end
 
 // ---------------------------------------------------------------- read address muxes
 always_comb begin
-    // port 1: commands (pipeline empty), else B re-reads while it holds, else A's R
+    // port 1: commands (A and B empty), else B re-reads while it holds, else A's R
     if (cs_reg != CS_IDLE) begin
         ram1_rd_addr = {cmd_addr_reg[QW-1:0], cmd_data0_reg[SL-1:0]};
     end else if (b_valid_reg && !b_adv) begin
@@ -644,8 +665,9 @@ always_comb begin
     d_wr2 = d_valid_reg && d_go && d_w2_need;
 
     // the hazard stall: P's activity recomputed from the registered view
-    d_p_fix = d_p_reg[F_CPU +: 16] < nr_cpu_ids_reg &&
-              $signed(head_reg[CW'(d_p_reg[F_CPU +: 16])] - d_p_reg[F_LQ +: 32]) <
+    // (two clocks: head[P.cpu] is registered first)
+    d_p_fix = d_fix_ok_reg &&
+              $signed(d_fix_head_reg - d_p_reg[F_LQ +: 32]) <
               $signed(window_of(d_tlog_reg, mask_mode_reg));
 end
 
@@ -719,10 +741,12 @@ logic k_sock_idx_ok, k_pool_idx_ok, k_map_ok, k_nr_ok, k_rmap_q_ok, k_mx_idx_ok;
 // Argument checks, computed from the command ports at the handshake and registered (the
 // configuration they read changes only in a command's EXEC, before the next handshake).
 logic n_cpu_ok, n_q_ok, n_log_ok_q, n_log_ok_s, n_sock_idx_ok, n_pool_idx_ok, n_map_ok;
-logic n_nr_ok, n_rmap_q_ok, n_mx_idx_ok;
+logic n_nr_ok, n_rmap_q_ok, n_mx_tbl;
 logic [QW-1:0] n_q;
 logic k_cpu_ok_reg, k_q_ok_reg, k_log_ok_q_reg, k_log_ok_s_reg, k_sock_idx_ok_reg;
 logic k_pool_idx_ok_reg, k_map_ok_reg, k_nr_ok_reg, k_rmap_q_ok_reg, k_mx_idx_ok_reg;
+logic k_mx_tbl_reg;                                // MAY_EXPIRE: the queue has a table
+logic [4:0] k_mx_log_reg;                          // ... of this size (log2)
 logic [15:0] nr_m1_reg = 16'(NUM_CPUS - 1);        // nr_cpu_ids - 1
 
 always_comb begin
@@ -743,8 +767,8 @@ always_comb begin
                {16'd0, cmd_data0[15:0]} + cmd_data1 <= (32'd1 << PL);
     n_nr_ok = cmd_data0 != 32'd0 && cmd_data0 <= 32'(NUM_CPUS);
     n_rmap_q_ok = 32'(cmd_data0) < NUM_QUEUES;
-    // MAY_EXPIRE: the queue has a table and flow_id < its size
-    n_mx_idx_ok = n_q_ok && tbl_present_reg[n_q] && cmd_data0 < (32'd1 << tbl_log_reg[n_q]);
+    // MAY_EXPIRE: the queue has a table (flow_id < its size: at EXEC, from k_mx_log_reg)
+    n_mx_tbl = n_q_ok && tbl_present_reg[n_q];
 end
 
 always_comb begin
@@ -802,7 +826,7 @@ always_comb begin
         sock_wr_en = 1'b1;
         sock_wr_addr = clr_cnt_reg[KL-1:0];
         sock_wr_data = 32'h0000FFFF;
-    end else if (cs_reg == CS_EXEC && sock_present_reg && cmd_data0_reg != 32'd0) begin
+    end else if (x_go && sock_present_reg && cmd_data0_reg != 32'd0) begin
         if (cmd_op_reg == OP_SOCK_RECORD) begin
             sock_wr_en = 1'b1;
         end else if (cmd_op_reg == OP_SOCK_DELETE) begin
@@ -810,12 +834,12 @@ always_comb begin
             sock_wr_data = 32'h0000FFFF;
         end
     end
-    if (cs_reg == CS_EXEC && cmd_op_reg == OP_SOCK_WRITE && k_sock_idx_ok) begin
+    if (x_go && cmd_op_reg == OP_SOCK_WRITE && k_sock_idx_ok) begin
         sock_wr_en = 1'b1;
         sock_wr_addr = cmd_data0_reg[KL-1:0];
         sock_wr_data = cmd_data1_reg;
     end
-    pool_wr_en = cs_reg == CS_EXEC && cmd_op_reg == OP_RPS_POOL && k_pool_idx_ok;
+    pool_wr_en = x_go && cmd_op_reg == OP_RPS_POOL && k_pool_idx_ok;
 end
 
 // ---------------------------------------------------------------- clocked state
@@ -900,6 +924,7 @@ always_ff @(posedge clk) begin
         xs_reg <= XS_EVAL;
         d_w2_done_reg <= 1'b0;
         d_p_unk_reg <= c_valid_reg && w_hit_p && w_unk;
+        d_fix1_reg <= 1'b0;
         if (c_valid_reg) begin
             d_hash_reg <= c_hash_reg;
             d_queue_reg <= c_queue_reg;
@@ -933,9 +958,15 @@ always_ff @(posedge clk) begin
             d_p_same_reg <= w_hit_p ? !w_ne : c_p_view[F_CPU +: 16] == c_next_reg;
         end
     end else begin
-        if (d_p_unk_reg) begin
+        if (d_p_unk_reg && !d_fix1_reg) begin
+            d_fix_head_reg <= head_reg[CW'(d_p_reg[F_CPU +: 16])];
+            d_fix_ok_reg <= d_p_reg[F_CPU +: 16] < nr_cpu_ids_reg;
+            d_fix1_reg <= 1'b1;
+        end
+        if (d_p_unk_reg && d_fix1_reg) begin
             d_p_active_reg <= d_p_fix;
             d_p_unk_reg <= 1'b0;
+            d_fix1_reg <= 1'b0;
         end
         if (xs_reg == XS_EVAL && m_drv_req_valid && m_drv_req_ready) begin
             xs_reg <= XS_WAIT;
@@ -955,6 +986,7 @@ always_ff @(posedge clk) begin
         c_valid_reg <= 1'b0;
         d_valid_reg <= 1'b0;
         d_p_unk_reg <= 1'b0;
+        d_fix1_reg <= 1'b0;
     end
 
     // enqueue (spec 5): tail + 1 becomes the tail; head - (tail + 1) drops by one
@@ -1021,11 +1053,17 @@ always_ff @(posedge clk) begin
                 k_map_ok_reg <= n_map_ok;
                 k_nr_ok_reg <= n_nr_ok;
                 k_rmap_q_ok_reg <= n_rmap_q_ok;
-                k_mx_idx_ok_reg <= n_mx_idx_ok;
+                k_mx_tbl_reg <= n_mx_tbl;
+                k_mx_log_reg <= tbl_log_reg[n_q];
+                cmd_fast_reg <= cmd_op == OP_SOCK_RECORD || cmd_op == OP_SOCK_DELETE ||
+                                cmd_op == OP_SOCK_WRITE || cmd_op == OP_HEAD_ADD;
             end
         end
-        CS_EXEC: begin
+        CS_EXEC: if (x_go) begin
             cs_reg <= CS_IDLE;
+            // MAY_EXPIRE's flow_id < 2^log: no bit at or above log (used in CS_MX)
+            k_mx_idx_ok_reg <= k_mx_tbl_reg &&
+                               (cmd_data0_reg & ~below_mask(k_mx_log_reg)) == 32'd0;
             rsp_valid_reg <= 1'b1;
             rsp_status_reg <= 32'd0;
             rsp_data0_reg <= 32'd0;
@@ -1184,6 +1222,7 @@ always_ff @(posedge clk) begin
         xs_reg <= XS_EVAL;
         d_w2_done_reg <= 1'b0;
         d_p_unk_reg <= 1'b0;
+        d_fix1_reg <= 1'b0;
         rec_valid_reg <= 1'b0;
         wr_d1_en_reg <= 1'b0;
         cs_reg <= CS_IDLE;
