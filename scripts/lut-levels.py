@@ -58,7 +58,11 @@ def trace(end, comb, driver, best_in):
 
 
 def main(path, over=None):
-    net = json.load(open(path))
+    try:
+        net = json.load(open(path))
+    except (OSError, ValueError) as e:
+        print(f"lut-levels: cannot read netlist {path}: {e}", file=sys.stderr)
+        return 2
     mods = net["modules"]
     top = next((n for n, m in mods.items() if m.get("attributes", {}).get("top")), None)
     if top is None:
@@ -159,8 +163,12 @@ def main(path, over=None):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        sys.exit(0)
     if len(sys.argv) == 4 and sys.argv[2] == "--over":
         sys.exit(main(sys.argv[1], int(sys.argv[3])))
     if len(sys.argv) != 2:
-        sys.exit(__doc__.strip().splitlines()[2])
+        print("lut-levels: " + __doc__.strip().splitlines()[2].split("  ")[0], file=sys.stderr)
+        sys.exit(2)
     sys.exit(main(sys.argv[1]))
