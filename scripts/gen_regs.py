@@ -336,6 +336,12 @@ def gen_hpp(m, regs, enums):
         o.append(f"inline constexpr uint32_t kReset = 0x{r['reset']:08x};")
         o.append(f"inline constexpr Access kAccess = Access::k{r['access']};")
         o.append("constexpr uint32_t addr(uint32_t i) { return kAddr + i * kStride; }")
+        o.append("// off is element i of this register (the inverse of addr)")
+        o.append("constexpr bool index_of(uint32_t off, uint32_t& i) {")
+        o.append("  if (off < kAddr || off >= addr(kCount) || (off - kAddr) % kStride != 0) return false;")
+        o.append("  i = (off - kAddr) / kStride;")
+        o.append("  return true;")
+        o.append("}")
         for f in r["fields"]:
             o.append(f"inline constexpr Field {f['name']}{{{num(f['lsb'])}, {num(f['width'])}}};"
                      f"  // {f['desc']}")

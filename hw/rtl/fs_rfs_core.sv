@@ -222,8 +222,6 @@ function automatic [SL-1:0] slot_of(input [31:0] h, input [30:0] prod31, input [
     end
 endfunction
 
-// activity window (spec 4.1/4.2): 10 << log (V-log), 10 * (size-1) (V-mask)
-// (a table of constants: one LUT per bit, no multiplier)
 // bits 0 .. lg-1 set (no shifter: one compare per bit)
 function automatic [31:0] below_mask(input [4:0] lg);
     for (int k = 0; k < 32; k++) begin
@@ -231,6 +229,8 @@ function automatic [31:0] below_mask(input [4:0] lg);
     end
 endfunction
 
+// activity window (spec 4.1/4.2): 10 << log (V-log), 10 * (size-1) (V-mask)
+// (a table of constants: one LUT per bit, no multiplier)
 function automatic [31:0] window_of(input [4:0] lg, input mask_mode);
     window_of = 32'd0;
     for (int k = 0; k < 32; k++) begin
@@ -962,8 +962,7 @@ always_ff @(posedge clk) begin
             d_fix_head_reg <= head_reg[CW'(d_p_reg[F_CPU +: 16])];
             d_fix_ok_reg <= d_p_reg[F_CPU +: 16] < nr_cpu_ids_reg;
             d_fix1_reg <= 1'b1;
-        end
-        if (d_p_unk_reg && d_fix1_reg) begin
+        end else if (d_p_unk_reg) begin
             d_p_active_reg <= d_p_fix;
             d_p_unk_reg <= 1'b0;
             d_fix1_reg <= 1'b0;

@@ -605,13 +605,10 @@ SC_MODULE(EngineBench) {
     const AxiResp want = model_.read(t.op.offset, want_data);
     bool exempt = false;
     const uint32_t off = t.op.offset;
-    if (off >= regs::CNT_LO::kAddr && off < regs::CNT_LO::addr(regs::CNT_LO::kCount) &&
-        (off - regs::CNT_LO::kAddr) % regs::CNT_LO::kStride == 0) {
-      last_cnt_lo_ = (off - regs::CNT_LO::kAddr) / regs::CNT_LO::kStride;
+    if (regs::CNT_LO::index_of(off, last_cnt_lo_)) {
       exempt = regs::counter_rtl_only(last_cnt_lo_);
       if (exempt) rtl_cnt_[last_cnt_lo_] = t.rdata;
-    } else if (off >= regs::CNT_HI::kAddr && off < regs::CNT_HI::addr(regs::CNT_HI::kCount) &&
-               (off - regs::CNT_HI::kAddr) % regs::CNT_HI::kStride == 0) {
+    } else if (uint32_t hi = 0; regs::CNT_HI::index_of(off, hi)) {
       exempt = regs::counter_rtl_only(last_cnt_lo_);
     }
     if (want != got) {

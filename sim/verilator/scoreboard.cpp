@@ -66,17 +66,6 @@ std::string describe(const EngineRecord& e) {
 
 std::string resp_name(AxiResp r) { return r == AxiResp::kOkay ? "OKAY" : "SLVERR"; }
 
-bool is_cnt_lo(uint32_t off, int& index) {
-  if (off < r::CNT_LO::kAddr || off >= r::CNT_LO::addr(r::CNT_LO::kCount) ||
-      (off - r::CNT_LO::kAddr) % r::CNT_LO::kStride)
-    return false;
-  index = int((off - r::CNT_LO::kAddr) / r::CNT_LO::kStride);
-  return true;
-}
-bool is_cnt_hi(uint32_t off) {
-  return off >= r::CNT_HI::kAddr && off < r::CNT_HI::addr(r::CNT_HI::kCount) &&
-         (off - r::CNT_HI::kAddr) % r::CNT_HI::kStride == 0;
-}
 bool rtl_counter(int i) { return i >= 0 && r::counter_rtl_only(uint32_t(i)); }
 
 }  // namespace
@@ -201,17 +190,17 @@ void Scoreboard::apply_transaction(size_t index) {
   } else {
     uint32_t want_data = 0;
     AxiResp want = model_.read(t.offset, want_data);
-    int cnt = -1;
+    uint32_t cnt = 0;
     bool exempt = false;
-    if (is_cnt_lo(t.offset, cnt)) {
-      exempt = rtl_counter(cnt);
-      last_cnt_lo_ = cnt;
-      if (exempt) cov_.rtl_counters[r::counter_map_name(uint32_t(cnt))] = t.data;
-      if (const char* name = exempt ? rtl_counter_bin(cnt) : nullptr) {
+    if (r::CNT_LO::index_of(t.offset, cnt)) {
+      exempt = r::counter_rtl_only(cnt);
+      last_cnt_lo_ = int(cnt);
+      if (exempt) cov_.rtl_counters[r::counter_map_name(cnt)] = t.data;
+      if (const char* name = exempt ? rtl_counter_bin(int(cnt)) : nullptr) {
         uint64_t& bin = cov_.hazard[name];
         bin = std::max<uint64_t>(bin, t.data);
       }
-    } else if (is_cnt_hi(t.offset)) {
+    } else if (uint32_t hi = 0; r::CNT_HI::index_of(t.offset, hi)) {
       exempt = rtl_counter(last_cnt_lo_);  // CNT_HI answers the last CNT_LO's latch
     }
     if (want != t.resp) fail(t.clock, "response of the " + where, resp_name(want), resp_name(t.resp));
