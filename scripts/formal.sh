@@ -41,6 +41,8 @@ JOBS=(
   "hash          fs_hash          minimum   28  4   0  -"
   "axil_slave    fs_axil_slave    default   18  0   0  -"
   "order_gate    fs_order_gate    minimum   20  4   0  -"
+  "flt_forward   fs_flt_forward   minimum   24  6   0  -"
+  "rfs_core      fs_rfs_core      formal    25  0   1  -"
   "parser        fs_parser        minimum   23  4   0  -"
   "filter_table  fs_filter_table  minimum   28  4   0  -"
   "axil_regs     fs_axil_regs     minimum   30  0   1  axil_regs.ys"

@@ -144,6 +144,162 @@ assign patch_queue = sc_ent_reg[QUEUE_WIDTH-1:0];
 assign p_go = p_valid && !scanning;
 assign stat_scan = p_valid && scanning;
 
+`ifdef FORMAL
+// Forwarding contract against a reference: for one key (f_key), the value of its latest
+// logged change and how many changes came after it; for the packet at the core input, its stamp and the patches it took.
+// When the packet goes (p_go), it carries the key's latest change numbered from its stamp up
+// to the count, or no patch when there is none (an older change was in its lookup already).
+// The environment (the engine top) as assumptions, checked as assertions in the simulations:
+// one driver command at a time with one response, a loaded packet is valid the next clock and
+// keeps its key (p_valid rises only after a load), a stamp is a count taken since reset, and
+// the lookup window: at most 2^LOG_LOG2 - 2 changes since a packet's stamp while it waits
+// (each is a driver call by a packet ahead of it in flight).
+localparam [SW-1:0] F_WIN = SW'(LOGN - 2);
+localparam integer F_VW = ID_WIDTH + QUEUE_WIDTH;
+logic f_past_reg = 1'b0;
+logic f_pend_reg = 1'b0;                 // a driver command awaits its response
+logic f_chg_reg;                         // ... an INSERT or RETARGET
+logic [ENT_W-1:0] f_cmd_reg;
+logic f_change;                          // a change is logged this clock
+logic [SW-1:0] f_cnt_reg = '0;           // changes logged
+logic [SW-1:0] f_nchg_reg = '0;          // ... since reset, up to 2^LOG_LOG2
+logic [SW-1:0] f_since_reg = SW'(LOGN);  // changes logged after f_key's latest (2^LOG_LOG2: none
+                                         // among the last 2^LOG_LOG2)
+logic [F_VW-1:0] f_last_reg;             // ... and its {id, queue}
+logic f_trk_reg = 1'b0;                  // a packet was loaded since reset
+logic [SW-1:0] f_s_reg;                  // its stamp
+logic f_acc_reg;                         // it took a patch
+logic [F_VW-1:0] f_acc_v_reg;            // ... the last one
+logic f_in_range;
+logic [KEY_W-1:0] f_key;
+`ifdef VERILATOR
+// simulation: the key of the first change after reset (no packet of it goes unchecked)
+logic f_kset_reg = 1'b0;
+logic [KEY_W-1:0] f_key_reg;
+assign f_key = f_kset_reg ? f_key_reg : f_cmd_reg[ENT_W-1 -: KEY_W];
+always_ff @(posedge clk) begin
+    if (f_change) begin
+        f_kset_reg <= 1'b1;
+        if (!f_kset_reg) f_key_reg <= f_cmd_reg[ENT_W-1 -: KEY_W];
+    end
+    if (rst) f_kset_reg <= 1'b0;
+end
+`else
+(* anyconst *) logic [KEY_W-1:0] f_key_any;
+assign f_key = f_key_any;
+`endif
+
+assign f_change = dr_valid && f_pend_reg && f_chg_reg && dr_err == E_OK;
+assign f_in_range = f_since_reg < f_cnt_reg - f_s_reg;
+// for the invariants: each entry's age (changes logged after it), the scan's end
+logic [SW-1:0] f_age [LOGN];
+logic [LOG_LOG2-1:0] f_rp_m1;              // the entry read last
+logic [SW-1:0] f_e;
+logic f_log_ok;
+always_comb begin
+    for (int i = 0; i < LOGN; i++) begin
+        f_age[i] = SW'(LOG_LOG2'(chg_cnt_reg[LOG_LOG2-1:0] - LOG_LOG2'(i) - LOG_LOG2'(1)));
+    end
+    // the log holds f_key's latest change at its age and no younger change of f_key
+    f_log_ok = 1'b1;
+    for (int i = 0; i < LOGN; i++) begin
+        if (f_age[i] < f_nchg_reg) begin
+            if (f_age[i] < f_since_reg && log_reg[i][ENT_W-1 -: KEY_W] == f_key) f_log_ok = 1'b0;
+            if (f_age[i] == f_since_reg && log_reg[i] != {f_key, f_last_reg}) f_log_ok = 1'b0;
+        end
+    end
+    f_rp_m1 = rp_reg[LOG_LOG2-1:0] - LOG_LOG2'(1);
+    f_e = rp_reg - SW'(sc_pend_reg);
+end
+
+always_ff @(posedge clk) begin
+    f_past_reg <= !rst;
+    if (dr_valid) f_pend_reg <= 1'b0;
+    if (dc_take) begin
+        f_pend_reg <= 1'b1;
+        f_chg_reg <= (dc_op == OP_INSERT) || (dc_op == OP_RETARGET);
+        f_cmd_reg <= {dc_key, dc_id, dc_queue};
+    end
+    if (f_change) begin
+        f_cnt_reg <= f_cnt_reg + SW'(1);
+        if (f_nchg_reg != SW'(LOGN)) f_nchg_reg <= f_nchg_reg + SW'(1);
+        if (f_since_reg != SW'(LOGN)) f_since_reg <= f_since_reg + SW'(1);
+        if (f_cmd_reg[ENT_W-1 -: KEY_W] == f_key) begin
+            f_since_reg <= '0;
+            f_last_reg <= f_cmd_reg[F_VW-1:0];
+        end
+    end
+    if (patch_valid) begin
+        f_acc_reg <= 1'b1;
+        f_acc_v_reg <= {patch_id, patch_queue};
+    end
+    if (p_load) begin
+        f_trk_reg <= 1'b1;
+        f_s_reg <= p_load_stamp;
+        f_acc_reg <= 1'b0;
+    end
+    if (rst) begin
+        f_pend_reg <= 1'b0;
+        f_cnt_reg <= '0;
+        f_nchg_reg <= '0;
+        f_since_reg <= SW'(LOGN);
+        f_trk_reg <= 1'b0;
+    end
+end
+
+always_comb begin
+    if (!rst) begin
+        if (dc_take) a_one_cmd: assume (!f_pend_reg || dr_valid);
+        if (dr_valid) a_rsp_cmd: assume (f_pend_reg);
+        if (p_load) a_load_window: assume (f_cnt_reg - p_load_stamp <= F_WIN &&
+                                           f_cnt_reg - p_load_stamp <= f_nchg_reg);
+        if (f_trk_reg && p_valid) a_window: assume (f_cnt_reg - f_s_reg <= F_WIN);
+        if (!f_past_reg) a_first_idle: assume (!p_valid);
+    end
+end
+always_ff @(posedge clk) begin
+    if (f_past_reg && !rst) begin
+        if ($past(p_load)) a_load_valid: assume (p_valid);
+        if (p_valid && !$past(p_valid)) a_valid_loaded: assume ($past(p_load));
+        if (p_valid && $past(p_valid) && !$past(p_load)) a_key_hold: assume (p_key == $past(p_key));
+
+        p_count: assert (chg_cnt_reg == f_cnt_reg);
+        if (patch_valid) p_patch_excl: assert (!p_go);
+        // invariants that make the contract inductive: the log (f_log_ok), and the scan so far
+        // ([stamp, f_e)) agrees with the patches taken
+        if (f_since_reg != SW'(LOGN)) p_inv_since: assert (f_since_reg < f_nchg_reg);
+        p_inv_sat: assert (f_nchg_reg <= SW'(LOGN) && f_since_reg <= SW'(LOGN));
+        p_inv_log: assert (f_log_ok);
+        if (f_pend_reg) p_inv_cmd: assert (dc_change_reg == f_chg_reg && dc_ent_reg == f_cmd_reg);
+        if (f_trk_reg && p_valid) begin
+            p_inv_rp: assert (rp_reg - f_s_reg <= f_cnt_reg - f_s_reg);
+            if (sc_pend_reg) begin
+                p_inv_pend: assert (rp_reg != f_s_reg);
+                p_inv_ent: assert (sc_ent_reg == log_reg[f_rp_m1]);
+            end
+            if (p_key == f_key) begin
+                if (f_since_reg < f_cnt_reg - f_s_reg &&
+                    f_since_reg >= f_cnt_reg - f_e) begin
+                    p_inv_acc: assert (f_acc_reg && f_acc_v_reg == f_last_reg);
+                end
+                if (!f_in_range) p_inv_noacc: assert (!f_acc_reg);
+            end
+        end
+        if (p_go && f_trk_reg && p_key == f_key) begin
+            if (f_in_range) begin
+                p_fwd_latest: assert (f_acc_reg && f_acc_v_reg == f_last_reg);
+            end else begin
+                p_fwd_none: assert (!f_acc_reg);
+            end
+        end
+        c_fwd: cover (p_go && f_trk_reg && p_key == f_key && f_acc_reg &&
+                      f_cnt_reg - f_s_reg >= SW'(2));
+        c_fwd_older: cover (p_go && f_trk_reg && p_key == f_key && f_since_reg != SW'(LOGN) && !f_in_range);
+        c_fwd_other: cover (p_go && f_trk_reg && p_key != f_key && f_in_range);
+    end
+end
+`endif
+
 endmodule
 
 `resetall

@@ -1278,6 +1278,105 @@ assign stat_cmd_stall = stat_cmd_stall_reg;
 assign stat_fwd = stat_fwd_reg;
 assign stat_hzd_stall = stat_hzd_stall_reg;
 
+`ifdef FORMAL
+// Forwarding contract: a packet entering D holds the R and P words the slot table has after
+// every earlier write (a shadow copy, written with the RAMs), and while it is in D each flag
+// precomputed for it equals its definition on those words and the current head, nr_cpu_ids,
+// online state and window; head - (tail + 1) kept per CPU equals its definition. Only slots
+// written at least once are compared (the RAMs start undefined; sizing a table clears it).
+// Streams: records and driver requests (outputs) hold until taken; the driver's response is
+// assumed to. The packet input is not an AXI4-Stream: its source withdraws a packet the core
+// flushed or one whose filter changed (fs_engine_top, issue stage M).
+localparam integer F_SLOTS = 1 << RAW;
+logic f_armed_reg = 1'b0;                // a reset was seen (checks start)
+logic [SW-1:0] f_slot [F_SLOTS];
+logic f_known_reg [F_SLOTS];             // written at least once (the shadow equals the RAMs)
+initial begin
+    for (int i = 0; i < F_SLOTS; i++) f_known_reg[i] = 1'b0;
+end
+logic f_dnew_reg = 1'b0;                 // the packet in D entered last clock
+logic f_dhi_reg;                         // ... with next_cpu >= 2^16
+logic f_hitr_reg, f_hitp_reg;            // ... its R / P view came from the write of D
+logic [SW-1:0] f_r, f_p;
+logic f_r_known, f_p_known;
+logic [15:0] f_rcpu, f_pcpu;
+logic f_hd_ok;
+
+always_ff @(posedge clk) begin
+    if (rst) f_armed_reg <= 1'b1;
+    f_dnew_reg <= c_adv && !flush;
+    if (c_adv) begin
+        f_dhi_reg <= c_next_hi_reg;
+        f_hitr_reg <= w_hit_r;
+        f_hitp_reg <= w_hit_p;
+    end
+    if (ram_wr_en) begin
+        f_slot[ram_wr_addr] <= ram_wr_data;
+        f_known_reg[ram_wr_addr] <= 1'b1;
+    end
+    if (rst) f_dnew_reg <= 1'b0;
+end
+
+always_comb begin
+    f_r = f_slot[{d_queue_reg, d_rslot_reg}];
+    f_p = f_slot[{d_tq_reg, d_pslot_reg}];
+    f_r_known = f_known_reg[{d_queue_reg, d_rslot_reg}];
+    f_p_known = f_known_reg[{d_tq_reg, d_pslot_reg}];
+    f_rcpu = d_r_reg[F_CPU +: 16];
+    f_pcpu = d_p_reg[F_CPU +: 16];
+    f_hd_ok = 1'b1;
+    for (int i = 0; i < NUM_CPUS; i++) begin
+        if (hdiff_reg[i] != head_reg[i] - tail_p1_reg[i]) f_hd_ok = 1'b0;
+    end
+end
+
+always_ff @(posedge clk) begin
+    if (f_armed_reg && !rst) begin
+        p_hdiff: assert (f_hd_ok);
+        if (d_valid_reg && f_dnew_reg) begin
+            if (f_r_known) p_view_r: assert (d_r_reg == f_r);
+            if (f_p_known) p_view_p: assert (d_p_reg == f_p);
+        end
+        if (d_valid_reg) begin
+            p_r_ok: assert (d_r_ok_reg == (f_rcpu < nr_cpu_ids_reg && online_reg[CW'(f_rcpu)]));
+            // (the flags below are read only where these hold: R.cpu usable for G5e, a valid
+            // next_cpu for S8 and G5f)
+            if (d_r_ok_reg) p_r_inorder: assert (d_r_inorder_reg ==
+                                 ($signed(head_reg[CW'(f_rcpu)] - d_r_reg[F_LQ +: 32]) >= 0));
+            p_r_ne: assert (d_r_ne_reg == (f_rcpu != d_next_reg || f_dhi_reg));
+            p_p_nofilt: assert (d_p_nofilt_reg == (d_p_reg[F_FILTER +: 16] == 16'hFFFF));
+            p_p_hasheq: assert (d_p_hasheq_reg == (d_p_reg[F_HASH +: 32] == d_hash_reg));
+            // (read only when next_cpu is valid: S1 first)
+            if (!f_dhi_reg) p_p_same: assert (d_p_same_reg == (f_pcpu == d_next_reg));
+            if (!d_p_unk_reg) p_p_active: assert (d_p_active_reg ==
+                (f_pcpu < nr_cpu_ids_reg && $signed(head_reg[CW'(f_pcpu)] - d_p_reg[F_LQ +: 32]) <
+                                            $signed(window_of(d_tlog_reg, mask_mode_reg))));
+            if (d_nc_ok_reg) p_head_next: assert (d_head_next_reg == head_reg[CW'(d_next_reg)]);
+            p_next_ok: assert (d_next_ok_reg == (d_nc_ok_reg && online_reg[CW'(d_next_reg)]));
+            if (32'(d_tq_reg) < NUM_QUEUES)
+                p_tq_tbl: assert (d_tq_tbl_reg == tbl_present_reg[d_tq_reg]);
+        end
+        c_fwd_r: cover (d_valid_reg && f_dnew_reg && f_hitr_reg && f_r_known);
+        c_fwd_p: cover (d_valid_reg && f_dnew_reg && f_hitp_reg && f_p_known && d_steer_reg);
+        c_fix: cover (d_valid_reg && d_p_unk_reg && d_fix1_reg);
+        c_flush: cover (flush);
+    end
+end
+
+fs_axis_check #(.WIDTH(1 + 16 + 3 + 3 + 1 + QW + SL + 32 + 1 + QW + SL + 32 + TAG_WIDTH), .INPUT(0)) f_rec (
+    .clk(clk), .rst(rst), .valid(m_axis_rec_tvalid), .ready(m_axis_rec_tready),
+    .data({m_axis_rec_cpu_valid, m_axis_rec_cpu, m_axis_rec_path, m_axis_rec_gate,
+           m_axis_rec_steer, m_axis_rec_steer_queue, m_axis_rec_steer_flow_id,
+           m_axis_rec_steer_rc, m_axis_rec_rflow_valid, m_axis_rec_rflow_queue,
+           m_axis_rec_rflow_slot, m_axis_rec_tail, m_axis_rec_tag}));
+fs_axis_check #(.WIDTH(QW + SL + 32 + TAG_WIDTH), .INPUT(0)) f_drv_req (
+    .clk(clk), .rst(rst), .valid(m_drv_req_valid), .ready(m_drv_req_ready),
+    .data({m_drv_req_queue, m_drv_req_flow_id, m_drv_req_hash, m_drv_req_tag}));
+fs_axis_check #(.WIDTH(32), .INPUT(1)) f_drv_rsp (
+    .clk(clk), .rst(rst), .valid(s_drv_rsp_valid), .ready(s_drv_rsp_ready),
+    .data(s_drv_rsp_rc));
+`endif
+
 endmodule
 
 `resetall
