@@ -183,16 +183,17 @@ size_t MixRun::next_flow() {
 }
 
 // Every flow steers once (its sock CPU's queue usually differs from its RSS queue) with the
-// events served, so the measured stream starts from filters in place; the fresh-flow mix
-// skips this (its flows steer in the measured stream).
+// events served, so the measured stream starts from filters in place and no steer in flight;
+// the fresh-flow mix skips this (its flows steer in the measured stream).
 void MixRun::warm_up() {
   if (spec_.order == Order::kFresh) return;
   for (size_t i = 0; i < flows_.size() && sb_.ok(); ++i) {
     send(frame(flows_[i]));
     if (i % 16 == 15) pop_all_events();
   }
-  // every warm-up frame accepted; the pop's read then waits until their records are out
-  while (sb_.sim().frames_pending() && sb_.ok()) sb_.step(4);
+  // every warm-up record out (the last steers answered, their events queued), then served
+  sb_.sim().drain();
+  sb_.step(1);
   pop_all_events();
 }
 
