@@ -14,7 +14,8 @@
 //     table runs commands between lookups, so the lookup saw every change numbered below it,
 //     and maybe the one answered in the same clock: applying a change twice is harmless).
 //   * scan: at the RFS core input the packet applies, in order, the logged changes numbered
-//     from its stamp up to the count (one per clock: read one, compare the one before) -> patch_*.
+//     from its stamp up to the count (one per clock: read one, compare the one before; the
+//     first is read with the load) -> patch_*.
 //   * no hold: a packet behind one that steers enters the core with the state before the
 //     steer; the core drops it when the steerer leaves (fs_rfs_core m_flush) and the top
 //     presents it again from its lookup result and stamp, so this scan applies the change.
@@ -113,19 +114,23 @@ end
 
 // ---------------------------------------------------------------- scan
 // one change per clock: entry sp (read the clock before) is compared while entry rp = sp + 1
-// is read
+// is read. The load reads the stamp's entry already (written: the window keeps the count
+// within 2^LOG_LOG2 - 2 of a stamp, so the entry written in that clock is another), so a
+// packet with one change to apply waits one clock, not two.
 logic [SW-1:0] rp_reg = '0;              // next change to read
 logic sc_pend_reg = 1'b0;                // a log entry read into sc_ent_reg, compared now
 logic [ENT_W-1:0] sc_ent_reg;
-logic sc_match, scanning;
+logic sc_match, scanning, ld_pend;
 
 assign sc_match = sc_pend_reg && (sc_ent_reg[ENT_W-1 -: KEY_W] == p_key);
 assign scanning = sc_pend_reg || (rp_reg != chg_cnt_reg);
+assign ld_pend = p_load_stamp != chg_cnt_reg;
 
 always_ff @(posedge clk) begin
     if (p_load) begin
-        rp_reg <= p_load_stamp;
-        sc_pend_reg <= 1'b0;
+        sc_ent_reg <= log_reg[p_load_stamp[LOG_LOG2-1:0]];
+        sc_pend_reg <= ld_pend;
+        rp_reg <= p_load_stamp + SW'(ld_pend);
     end else if (p_valid) begin
         sc_pend_reg <= 1'b0;
         if (rp_reg != chg_cnt_reg) begin
