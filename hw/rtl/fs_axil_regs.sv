@@ -59,6 +59,7 @@ module fs_axil_regs #(
     // ordering handshake (docs/engine-top.md "Total order")
     output wire                     ord_req,            // a complete transaction is held
     input  wire                     ord_grant,          // execute it now
+    input  wire                     ord_placed,         // a core or rec transaction has its place
     output wire                     ord_done,           // one clock per executed transaction
     output wire                     ord_free,           // it touches nothing a packet reads or changes
     output wire                     ord_core,           // it only runs fs_rfs_core commands
@@ -229,6 +230,7 @@ fs_reg_file #(
     .rsp_idle(rsp_idle),
     .ord_req(ord_req),
     .ord_grant(ord_grant),
+    .ord_placed(ord_placed),
     .ord_done(ord_done),
     .ord_free(ord_free),
     .ord_core(ord_core),

@@ -116,7 +116,7 @@ end
 // (sim/verilator EngineSim::probe: clocks lost at the order gate, by cause); other tools
 // ignore the comment.
 logic ord_req /* verilator public_flat_rd */, ord_done /* verilator public_flat_rd */;
-logic ord_grant, ord_free /* verilator public_flat_rd */, ord_core, ord_rec /* verilator public_flat_rd */;
+logic ord_grant, ord_placed, ord_free /* verilator public_flat_rd */, ord_core, ord_rec /* verilator public_flat_rd */;
 logic ord_hold /* verilator public_flat_rd */;  // a transaction that needs its place among the packets
 logic cfg_enable /* verilator public_flat_rd */;
 logic cfg_patched, cfg_ntuple, cfg_rmap, cfg_slot_mask, cfg_rps, cfg_flt_lookup;
@@ -208,6 +208,7 @@ fs_axil_regs #(
     .s_axil_rready(s_axil_rready),
     .ord_req(ord_req),
     .ord_grant(ord_grant),
+    .ord_placed(ord_placed),
     .ord_done(ord_done),
     .ord_free(ord_free),
     .ord_core(ord_core),
@@ -337,6 +338,7 @@ fs_order_gate #(
     .ord_core(ord_core),
     .ord_rec(ord_rec),
     .ord_grant(ord_grant),
+    .ord_placed(ord_placed),
     .ord_hold(ord_hold),
     .place_start(place_start),
     .cfg_enable(cfg_enable),

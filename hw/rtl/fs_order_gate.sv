@@ -13,7 +13,8 @@
 //         packet before it has entered the RFS core (m_first_take) and none of them waits to
 //         be presented again after a flush; its commands reach the core only then
 //         (core_cmd_ok), and the core takes a command with its stages A-C empty and runs
-//         it once the last of those packets has left stage D;
+//         it once the last of those packets has left stage D (a sock-table write: at
+//         once, fs_rfs_core's write buffer keeps it from the packets ahead);
 //   rec   (ord_rec): state only the RFS core, the steer driver or the record stage read or
 //         change (event FIFO, counters, kernel-plane tables); placed on arrival like a core
 //         one, granted once the packets before it have their records (rec_fire) and the
@@ -39,6 +40,7 @@ module fs_order_gate #(
     input  wire                  ord_core,
     input  wire                  ord_rec,
     output wire                  ord_grant,
+    output wire                  ord_placed,      // the core or rec transaction has its place
     output wire                  ord_hold,        // the gate is closed for a transaction
     output wire                  place_start,     // a core or rec transaction takes its place
 
@@ -100,6 +102,7 @@ assign ord_grant = ord_req && !init_busy &&
 // outside a placed core transaction nothing is in flight ahead of a command (rec: every
 // record out; drain: the pipeline empty; init: no packet yet)
 assign core_cmd_ok = !(placed_reg && ord_core) || ahead_in_core;
+assign ord_placed = placed_reg;
 assign gate_cmd_seq = offer_reg ? offer_seq_reg : cmd_seq_reg;
 assign gate_tag = tag_next_reg;
 // The core takes a packet only with no command running (or in the EXEC clock of a sock

@@ -63,6 +63,7 @@ module fs_reg_file #(
     // ordering handshake (docs/engine-top.md "Total order")
     output wire                     ord_req,            // a complete transaction is held
     input  wire                     ord_grant,          // execute it now
+    input  wire                     ord_placed,         // a core or rec transaction has its place
     output wire                     ord_done,           // one clock per executed transaction
     output wire                     ord_free,           // it touches nothing a packet reads or changes
     output wire                     ord_core,           // it only runs fs_rfs_core commands
@@ -642,7 +643,8 @@ end
 
 // ---------------------------------------------------------------- main FSM
 logic [3:0] flt_op_w;
-logic init_done, exec_list, exec_online;
+logic init_done, exec_list, exec_online, list_go;
+logic wv_held_reg = 1'b0;                // ST_WV for a clock already: wv and wr_bad are registered
 always_comb begin
     flt_op_w = tx_data_reg[FS_FLT_CMD_OP_LSB +: FS_FLT_CMD_OP_WIDTH];
     // the shadows are clear: the init list brings fs_rfs_core to the reset state
@@ -650,13 +652,15 @@ always_comb begin
                 32'(sweep_reg) >= 32'(QUEUES) && 32'(sweep_reg) >= 32'(POOL) &&
                 32'(sweep_reg) >= 32'(LUT_DEPTH);
     // the access's command list, or a CPU_ONLINE word (a write that stores)
-    exec_list = st_reg == ST_EXEC && EN && rd_ok_reg && !(tx_wr_reg && wr_bad) && l_n != 3'd0;
+    list_go = EN && rd_ok_reg && !(tx_wr_reg && wr_bad) && l_n != 3'd0;
+    exec_list = st_reg == ST_EXEC && list_go;
     exec_online = st_reg == ST_EXEC && EN && tx_wr_reg && rd_ok_reg && !wr_bad && is_rw_reg &&
                   a_online;
 end
 
 always_ff @(posedge clk) begin
     cnt_clear_reg <= 1'b0;
+    wv_held_reg <= st_reg == ST_WV && !rst;
     sock_wr_reg <= 1'b0;
     lut_wr_en_reg <= 1'b0;
     evt_pop_reg <= 1'b0;
@@ -749,8 +753,11 @@ always_ff @(posedge clk) begin
         ST_RD2: begin
             st_reg <= ST_WV;
         end
+        // A placed core transaction that plays a command list starts it before its grant: the
+        // order gate hides the commands from the core until the packets ahead are in it
+        // (core_cmd_ok), and nothing else its EXEC does is read by a packet.
         ST_WV: begin
-            if (ord_grant) st_reg <= ST_EXEC;
+            if (ord_grant || (ord_core && ord_placed && wv_held_reg && list_go)) st_reg <= ST_EXEC;
         end
         ST_EXEC: begin
             tx_err_reg <= !rd_ok_reg;

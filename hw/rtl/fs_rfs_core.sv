@@ -51,8 +51,11 @@
 // filter must be cleared: the second slot write); stat_drv_stall counts those clocks.
 // Commands: accepted once stages A-C are empty (packets are held off while cmd_valid is
 // high, so the command wins a tie); its EXEC clock waits until the packet in D, ordered
-// before it, has left D. A sock-table write or HEAD_ADD lets a packet in during its EXEC
-// clock (that packet reads the sock entry and head after the write). Table (re)size is a
+// before it, has left D. A sock-table write (SOCK_RECORD/DELETE/WRITE) needs neither: it is
+// taken with packets ahead of it in A-C and runs the next clock, its write held in a
+// one-entry buffer until the last of them is in D (below). A sock-table write or HEAD_ADD
+// lets a packet in during its EXEC clock (that packet reads the sock entry and head after
+// the write). Table (re)size is a
 // counted clear, one slot per clock (2^log clocks) with the core stalled; stat_cmd_stall
 // counts the clocks a packet waited. Argument checks are registered at the command
 // handshake (MAY_EXPIRE's flow_id bound at EXEC); MAY_EXPIRE reads the slot, then compares
@@ -340,7 +343,7 @@ logic a_zkey_reg;
 logic [PL-1:0] a_pidx_reg;        // G6 pool index: BASE + reciprocal_scale(h, LEN)
 logic [4:0] a_log_reg;            // tbl_log[queue]
 // stage B
-logic b_valid_reg = 1'b0;
+logic b_valid_reg /* verilator public_flat_rd */ = 1'b0;
 logic [31:0] b_hash_reg;
 logic [30:0] b_prod_reg;
 logic [QW-1:0] b_queue_reg;
@@ -430,8 +433,29 @@ logic abc_empty, out_free, d_fin, d_free, c_adv, c_free, b_adv, b_free, a_adv, a
 logic pkt_accept, cmd_accept;
 logic d_done;                     // D's work is complete this clock (needs out_free too)
 logic flush;
-logic x_go;                       // the command in CS_EXEC runs this clock (D is empty)
+logic x_go;                       // the command in CS_EXEC runs this clock (D is empty, or
+                                  // it writes only the sock table, which D never reads)
 logic cmd_fast_reg;               // it is a sock-table write or HEAD_ADD: packets may enter
+logic cmd_sock_reg;               // it is a sock-table write (SOCK_RECORD/DELETE/WRITE)
+logic cmd_is_sock;                // the offered command is one
+// Sock-table write buffer: a sock-table write is taken with packets ordered before it still
+// in A-C (they may hold in B, or be flushed and read the table again). Its write waits in
+// the buffer until the last of them (cmd_last_reg) is in D; until then the packets after
+// it (tag after cmd_last_reg) take the buffer's value at B instead of the RAM's, and one
+// clock more after the write (the RAM answers a read in the write's clock with old data).
+logic [TAG_WIDTH-1:0] last_tag_reg;   // the last packet accepted
+logic [TAG_WIDTH-1:0] cmd_last_reg;   // ... when the sock-table write was taken
+logic wb_pre_reg /* verilator public_flat_rd */ = 1'b0;   // a packet ordered before the write may still read it
+logic wb_valid_reg /* verilator public_flat_rd */ = 1'b0; // a write is buffered (or written one clock ago)
+logic wb_done_reg = 1'b0;             // ... written into the RAM last clock
+logic [KL-1:0] wb_addr_reg;
+logic [31:0] wb_data_reg;
+logic wb_drain;                       // the buffered write goes into the RAM this clock
+logic k_sock_wr_en;                   // the sock-table command's write (into the buffer)
+logic [KL-1:0] k_sock_wr_addr;
+logic [31:0] k_sock_wr_data;
+logic a_wbhit;                        // the packet in A takes the buffer's value at B
+logic b_wbhit_reg /* verilator public_flat_rd */ = 1'b0;
 
 assign abc_empty = !a_valid_reg && !b_valid_reg && !c_valid_reg;
 assign out_free = !rec_valid_reg || m_axis_rec_tready;
@@ -443,14 +467,16 @@ assign b_adv = b_valid_reg && c_free;
 assign b_free = !b_valid_reg || b_adv;
 assign a_adv = a_valid_reg && b_free;
 assign a_free = !a_valid_reg || a_adv;
-assign x_go = cs_reg == CS_EXEC && !d_valid_reg;
+assign x_go = cs_reg == CS_EXEC && (!d_valid_reg || cmd_sock_reg);
 // a packet accepted in a fast command's EXEC clock reads the sock table and head after it
 assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE || (x_go && cmd_fast_reg)) &&
                            !cmd_valid && !rst && !flush;
 assign pkt_accept = s_axis_pkt_tvalid && s_axis_pkt_tready;
 // A-C empty: the packet in D (ordered before) never reads the sock table or head again (no
-// flush without a packet behind it); EXEC waits until it has left D
-assign cmd_ready = (cs_reg == CS_IDLE) && abc_empty && !rst;
+// flush without a packet behind it); EXEC waits until it has left D. A sock-table write
+// needs neither (the buffer above); every command waits for a buffered write to be in the RAM.
+assign cmd_is_sock = cmd_op == OP_SOCK_RECORD || cmd_op == OP_SOCK_DELETE || cmd_op == OP_SOCK_WRITE;
+assign cmd_ready = (cs_reg == CS_IDLE) && (abc_empty || cmd_is_sock) && !wb_valid_reg && !rst;
 assign cmd_accept = cmd_valid && cmd_ready;
 
 // ---------------------------------------------------------------- input: G6 pool index
@@ -470,6 +496,12 @@ always_comb begin
     a_rslot = slot_of(a_hash_reg, a_prod_reg, a_log_reg, mask_mode_reg);
     a_sidx = a_hash_reg[KL-1:0] & sock_mask_reg;
 end
+// after the buffered write: a tag past cmd_last_reg (tags in A-C span a few packets)
+logic [TAG_WIDTH-1:0] a_tag_since;
+assign a_tag_since = a_tag_reg - cmd_last_reg;
+assign a_wbhit = wb_valid_reg && a_tag_since != '0 && !a_tag_since[TAG_WIDTH-1] &&
+                 a_sidx == wb_addr_reg;
+assign wb_drain = wb_valid_reg && !wb_pre_reg && !wb_done_reg;
 
 // ---------------------------------------------------------------- stage B: ident, target slot
 logic [SW-1:0] b_r_view;
@@ -484,7 +516,7 @@ logic [SL-1:0] b_pslot;
 always_comb begin
     b_r_fwd = wr_d1_en_reg && wr_d1_addr_reg == {b_queue_reg, b_rslot_reg};
     b_r_view = b_r_fwd ? wr_d1_data_reg : ram1_rd_data;
-    b_ident = sock_rd_data;
+    b_ident = (b_wbhit_reg && wb_valid_reg) ? wb_data_reg : sock_rd_data;
     b_ident_hit = ((b_ident ^ b_hash_reg) & ~cpu_mask_reg) == 32'd0;         // G5b
     b_next = b_ident[15:0] & cpu_mask_reg[15:0];                             // G5c
     b_next_hi = (b_ident[31:16] & cpu_mask_reg[31:16]) != 16'd0;
@@ -494,15 +526,16 @@ end
 
 // ---------------------------------------------------------------- read address muxes
 always_comb begin
-    // port 1: commands (A and B empty), else B re-reads while it holds, else A's R
-    if (cs_reg != CS_IDLE) begin
+    // port 1: commands (A and B empty; a sock-table write reads nothing), else B re-reads
+    // while it holds, else A's R
+    if (cs_reg != CS_IDLE && !cmd_sock_reg) begin
         ram1_rd_addr = {cmd_addr_reg[QW-1:0], cmd_data0_reg[SL-1:0]};
     end else if (b_valid_reg && !b_adv) begin
         ram1_rd_addr = {b_queue_reg, b_rslot_reg};
     end else begin
         ram1_rd_addr = {a_queue_reg, a_rslot};
     end
-    if (cs_reg != CS_IDLE) begin
+    if (cs_reg != CS_IDLE && !cmd_sock_reg) begin
         sock_rd_addr = cmd_data0_reg[KL-1:0];
     end else if (b_valid_reg && !b_adv) begin
         sock_rd_addr = b_sidx_reg;
@@ -819,25 +852,30 @@ always_comb begin
         ram_wr_addr = d_wr1_addr;
         ram_wr_data = d_wr1_data;
     end
-    sock_wr_en = 1'b0;
-    sock_wr_addr = cmd_data0_reg[KL-1:0] & sock_mask_reg;
-    sock_wr_data = k_sock_val;
+    k_sock_wr_en = 1'b0;
+    k_sock_wr_addr = cmd_data0_reg[KL-1:0] & sock_mask_reg;
+    k_sock_wr_data = k_sock_val;
+    if (x_go && sock_present_reg && cmd_data0_reg != 32'd0) begin
+        if (cmd_op_reg == OP_SOCK_RECORD) begin
+            k_sock_wr_en = 1'b1;
+        end else if (cmd_op_reg == OP_SOCK_DELETE) begin
+            k_sock_wr_en = 1'b1;
+            k_sock_wr_data = 32'h0000FFFF;
+        end
+    end
+    if (x_go && cmd_op_reg == OP_SOCK_WRITE && k_sock_idx_ok) begin
+        k_sock_wr_en = 1'b1;
+        k_sock_wr_addr = cmd_data0_reg[KL-1:0];
+        k_sock_wr_data = cmd_data1_reg;
+    end
+    // the RAM port: a table clear (no write buffered then), else the buffered write
+    sock_wr_en = wb_drain;
+    sock_wr_addr = wb_addr_reg;
+    sock_wr_data = wb_data_reg;
     if (cs_reg == CS_CLEAR_S) begin
         sock_wr_en = 1'b1;
         sock_wr_addr = clr_cnt_reg[KL-1:0];
         sock_wr_data = 32'h0000FFFF;
-    end else if (x_go && sock_present_reg && cmd_data0_reg != 32'd0) begin
-        if (cmd_op_reg == OP_SOCK_RECORD) begin
-            sock_wr_en = 1'b1;
-        end else if (cmd_op_reg == OP_SOCK_DELETE) begin
-            sock_wr_en = 1'b1;
-            sock_wr_data = 32'h0000FFFF;
-        end
-    end
-    if (x_go && cmd_op_reg == OP_SOCK_WRITE && k_sock_idx_ok) begin
-        sock_wr_en = 1'b1;
-        sock_wr_addr = cmd_data0_reg[KL-1:0];
-        sock_wr_data = cmd_data1_reg;
     end
     pool_wr_en = x_go && cmd_op_reg == OP_RPS_POOL && k_pool_idx_ok;
 end
@@ -874,6 +912,7 @@ always_ff @(posedge clk) begin
             a_queue_reg <= s_axis_pkt_queue;
             a_steer_reg <= s_axis_pkt_steerable;
             a_tag_reg <= s_axis_pkt_tag;
+            last_tag_reg <= s_axis_pkt_tag;
             a_zkey_reg <= s_axis_pkt_zkey;
             a_pidx_reg <= in_pidx;
             a_log_reg <= tbl_log_reg[s_axis_pkt_queue];
@@ -882,6 +921,7 @@ always_ff @(posedge clk) begin
     // stage B
     if (b_free) begin
         b_valid_reg <= a_valid_reg;
+        b_wbhit_reg <= a_valid_reg && a_wbhit;
         if (a_valid_reg) begin
             b_hash_reg <= a_hash_reg;
             b_prod_reg <= a_prod_reg;
@@ -894,6 +934,9 @@ always_ff @(posedge clk) begin
             b_pidx_reg <= a_pidx_reg;
             b_log_reg <= a_log_reg;
         end
+    end else begin
+        // B re-reads while it holds: the hit lasts while the buffer does
+        b_wbhit_reg <= b_wbhit_reg && wb_valid_reg;
     end
     // stage C (the R view snoops every slot write)
     if (c_valid_reg || b_adv) begin
@@ -1033,6 +1076,18 @@ always_ff @(posedge clk) begin
         stat_fwd_reg <= stat_fwd_reg + 32'd1;
     end
 
+    // sock-table write buffer (a command taken below sets wb_pre_reg after this)
+    if (wb_pre_reg && d_valid_reg && d_tag_reg == cmd_last_reg) wb_pre_reg <= 1'b0;
+    if (wb_drain) wb_done_reg <= 1'b1;
+    if (wb_done_reg) begin
+        wb_valid_reg <= 1'b0;
+        wb_done_reg <= 1'b0;
+    end
+    if (k_sock_wr_en) begin
+        wb_valid_reg <= 1'b1;
+        wb_addr_reg <= k_sock_wr_addr;
+        wb_data_reg <= k_sock_wr_data;
+    end
     // commands
     rsp_valid_reg <= 1'b0;
     case (cs_reg)
@@ -1054,8 +1109,10 @@ always_ff @(posedge clk) begin
                 k_rmap_q_ok_reg <= n_rmap_q_ok;
                 k_mx_tbl_reg <= n_mx_tbl;
                 k_mx_log_reg <= tbl_log_reg[n_q];
-                cmd_fast_reg <= cmd_op == OP_SOCK_RECORD || cmd_op == OP_SOCK_DELETE ||
-                                cmd_op == OP_SOCK_WRITE || cmd_op == OP_HEAD_ADD;
+                cmd_fast_reg <= cmd_is_sock || cmd_op == OP_HEAD_ADD;
+                cmd_sock_reg <= cmd_is_sock;
+                cmd_last_reg <= last_tag_reg;
+                wb_pre_reg <= !abc_empty;
             end
         end
         CS_EXEC: if (x_go) begin
@@ -1214,6 +1271,10 @@ always_ff @(posedge clk) begin
     endcase
 
     if (rst) begin
+        wb_pre_reg <= 1'b0;
+        wb_valid_reg <= 1'b0;
+        wb_done_reg <= 1'b0;
+        b_wbhit_reg <= 1'b0;
         a_valid_reg <= 1'b0;
         b_valid_reg <= 1'b0;
         c_valid_reg <= 1'b0;

@@ -127,6 +127,7 @@ fs_axil_regs #(
     .s_axil_rready(s_axil_rready),
     .ord_req(),
     .ord_grant(1'b1),
+    .ord_placed(1'b1),
     .ord_done(),
     .ord_free(),
     .ord_core(),
