@@ -33,6 +33,15 @@ RigOptions small_opts(uint64_t seed, bool fast = false) {
   return o;
 }
 
+// The standard build fed back to back (no idle gaps), the record sink ready with `rec_ready`.
+RigOptions burst_opts(uint64_t seed, double rec_ready) {
+  RigOptions o;
+  o.seed = seed;
+  o.frame_gap = 0.0;
+  o.rec_ready = rec_ready;
+  return o;
+}
+
 RigSetup small_setup(const Rig& rig, uint32_t cpus = 4, uint32_t queues = 4) {
   RigSetup s;
   s.cpus = std::min(cpus, rig.max_cpus());
@@ -287,11 +296,7 @@ TEST(DirectedLimits, EventFifoOverflowRefusesWithEbusy) {
 // that queue are in flight, several times and with several sizes: the order gate puts each resize
 // between two packets; the scoreboard checks every record against the model in that order.
 TEST(DirectedLimits, RuntimeResizeWithPacketsInFlight) {
-  RigOptions o;
-  o.seed = 9090;
-  o.frame_gap = 0.0;
-  o.rec_ready = 0.7;
-  Rig rig(o);
+  Rig rig(burst_opts(9090, 0.7));
   rig.configure(RigSetup{});
   const uint32_t t = 5;
   std::vector<Flow> fl;
@@ -408,10 +413,7 @@ TEST(DirectedLimits, EvtOverflowIsReportedByTheFirstReadAfterTheRefusal) {
 // packets, each one a driver call, an insert and an event): every record arrives. (An earlier
 // RTL revision stopped producing records here; kept as the minimal regression of that hang.)
 TEST(DirectedLimits, TenSteersBackToBack) {
-  RigOptions o;
-  o.seed = 9091;
-  o.frame_gap = 0.0;
-  o.rec_ready = 1.0;
+  RigOptions o = burst_opts(9091, 1.0);
   o.max_wait_clocks = 200'000;
   Rig rig(o);
   rig.configure(RigSetup{});
@@ -435,11 +437,7 @@ TEST(DirectedLimits, TenSteersBackToBack) {
 // their record). Swept over how many frames precede the write; the flow moves each round.
 // (The packets after a buffered write taking its value: Mix/MixConform.)
 TEST(DirectedLimits, SockWriteBufferedAcrossAFlush) {
-  RigOptions o;
-  o.seed = 9092;
-  o.frame_gap = 0.0;
-  o.rec_ready = 1.0;
-  Rig rig(o);
+  Rig rig(burst_opts(9092, 1.0));
   rig.configure(RigSetup{});
   Flow f = rig.find([](uint32_t n) { return tcp4(n); }, [](const Flow& x) { return x.hash != 0; });
   const uint32_t cpus[] = {1, 3, 5, 7};
