@@ -440,12 +440,16 @@ logic cmd_sock_reg;               // it is a sock-table write (SOCK_RECORD/DELET
 logic cmd_is_sock;                // the offered command is one
 // Sock-table write buffer: a sock-table write is taken with packets ordered before it still
 // in A-C (they may hold in B, or be flushed and read the table again). Its write waits in
-// the buffer until the last of them (cmd_last_reg) is in D; until then the packets after
-// it (tag after cmd_last_reg) take the buffer's value at B instead of the RAM's, and one
-// clock more after the write (the RAM answers a read in the write's clock with old data).
-logic [TAG_WIDTH-1:0] last_tag_reg;   // the last packet accepted
-logic [TAG_WIDTH-1:0] cmd_last_reg;   // ... when the sock-table write was taken
-logic wb_pre_reg /* verilator public_flat_rd */ = 1'b0;   // a packet ordered before the write may still read it
+// the buffer until none of them is before D (pre_left_reg); until then the packets after it
+// take the buffer's value at B instead of the RAM's, and one clock more after the write (the
+// RAM answers a read in the write's clock with old data). A flush drops those in A-C; the
+// source presents them again first (in order), so the next pre_acc_reg packets taken are
+// ordered before the write too. Each packet in A-C carries that bit (*_pre_reg).
+logic [2:0] pre_left_reg /* verilator public_flat_rd */ = '0;   // before the write, not yet in D
+logic [2:0] pre_acc_reg = '0;         // ... of them, to be taken again after a flush
+logic [2:0] pre_left_n;
+logic a_pre_reg = 1'b0, b_pre_reg = 1'b0, c_pre_reg = 1'b0;
+logic sock_take;                      // a sock-table write is taken this clock
 logic wb_valid_reg /* verilator public_flat_rd */ = 1'b0; // a write is buffered (or written one clock ago)
 logic wb_done_reg = 1'b0;             // ... written into the RAM last clock
 logic [KL-1:0] wb_addr_reg;
@@ -496,12 +500,15 @@ always_comb begin
     a_rslot = slot_of(a_hash_reg, a_prod_reg, a_log_reg, mask_mode_reg);
     a_sidx = a_hash_reg[KL-1:0] & sock_mask_reg;
 end
-// after the buffered write: a tag past cmd_last_reg (tags in A-C span a few packets)
-logic [TAG_WIDTH-1:0] a_tag_since;
-assign a_tag_since = a_tag_reg - cmd_last_reg;
-assign a_wbhit = wb_valid_reg && a_tag_since != '0 && !a_tag_since[TAG_WIDTH-1] &&
-                 a_sidx == wb_addr_reg;
-assign wb_drain = wb_valid_reg && !wb_pre_reg && !wb_done_reg;
+assign a_wbhit = wb_valid_reg && !a_pre_reg && a_sidx == wb_addr_reg;
+assign wb_drain = wb_valid_reg && pre_left_reg == '0 && !wb_done_reg;
+assign sock_take = cmd_accept && cmd_is_sock;
+always_comb begin
+    // taken now: every packet in A-C is before it (no packet is taken in this clock)
+    pre_left_n = sock_take ? 3'(a_valid_reg) + 3'(b_valid_reg) + 3'(c_valid_reg) + pre_acc_reg
+                           : pre_left_reg;
+    if (c_adv && !flush && (sock_take || c_pre_reg)) pre_left_n = pre_left_n - 3'd1;
+end
 
 // ---------------------------------------------------------------- stage B: ident, target slot
 logic [SW-1:0] b_r_view;
@@ -912,7 +919,7 @@ always_ff @(posedge clk) begin
             a_queue_reg <= s_axis_pkt_queue;
             a_steer_reg <= s_axis_pkt_steerable;
             a_tag_reg <= s_axis_pkt_tag;
-            last_tag_reg <= s_axis_pkt_tag;
+            a_pre_reg <= pre_acc_reg != '0;
             a_zkey_reg <= s_axis_pkt_zkey;
             a_pidx_reg <= in_pidx;
             a_log_reg <= tbl_log_reg[s_axis_pkt_queue];
@@ -928,6 +935,7 @@ always_ff @(posedge clk) begin
             b_queue_reg <= a_queue_reg;
             b_steer_reg <= a_steer_reg;
             b_tag_reg <= a_tag_reg;
+            b_pre_reg <= a_pre_reg;
             b_zkey_reg <= a_zkey_reg;
             b_rslot_reg <= a_rslot;
             b_sidx_reg <= a_sidx;
@@ -949,6 +957,7 @@ always_ff @(posedge clk) begin
             c_queue_reg <= b_queue_reg;
             c_steer_reg <= b_steer_reg;
             c_tag_reg <= b_tag_reg;
+            c_pre_reg <= b_pre_reg;
             c_zkey_reg <= b_zkey_reg;
             c_rslot_reg <= b_rslot_reg;
             c_ident_reg <= b_ident_hit;
@@ -1076,8 +1085,18 @@ always_ff @(posedge clk) begin
         stat_fwd_reg <= stat_fwd_reg + 32'd1;
     end
 
-    // sock-table write buffer (a command taken below sets wb_pre_reg after this)
-    if (wb_pre_reg && d_valid_reg && d_tag_reg == cmd_last_reg) wb_pre_reg <= 1'b0;
+    // sock-table write buffer
+    pre_left_reg <= pre_left_n;
+    if (flush) begin
+        pre_acc_reg <= pre_left_n;           // those in A-C are dropped: all to be taken again
+    end else if (pkt_accept && pre_acc_reg != '0) begin
+        pre_acc_reg <= pre_acc_reg - 3'd1;
+    end
+    if (sock_take) begin
+        a_pre_reg <= 1'b1;
+        b_pre_reg <= 1'b1;
+        c_pre_reg <= 1'b1;
+    end
     if (wb_drain) wb_done_reg <= 1'b1;
     if (wb_done_reg) begin
         wb_valid_reg <= 1'b0;
@@ -1111,8 +1130,6 @@ always_ff @(posedge clk) begin
                 k_mx_log_reg <= tbl_log_reg[n_q];
                 cmd_fast_reg <= cmd_is_sock || cmd_op == OP_HEAD_ADD;
                 cmd_sock_reg <= cmd_is_sock;
-                cmd_last_reg <= last_tag_reg;
-                wb_pre_reg <= !abc_empty;
             end
         end
         CS_EXEC: if (x_go) begin
@@ -1271,7 +1288,8 @@ always_ff @(posedge clk) begin
     endcase
 
     if (rst) begin
-        wb_pre_reg <= 1'b0;
+        pre_left_reg <= '0;
+        pre_acc_reg <= '0;
         wb_valid_reg <= 1'b0;
         wb_done_reg <= 1'b0;
         b_wbhit_reg <= 1'b0;

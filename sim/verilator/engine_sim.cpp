@@ -251,7 +251,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     if (root()->fs_engine_top__DOT__rfs_flush) ++probe.flushes;
     {
       const auto* t = root();
-      const bool pre = t->fs_engine_top__DOT__rfs__DOT__wb_pre_reg;
+      const bool pre = t->fs_engine_top__DOT__rfs__DOT__pre_left_reg != 0;
       const bool wb = t->fs_engine_top__DOT__rfs__DOT__wb_valid_reg;
       if (pre && !wb_pre_prev) ++probe.sock_early;
       wb_pre_prev = pre;
