@@ -11,29 +11,15 @@ std::string quote_bytes(std::string_view bytes, size_t max) {
     char b[8];
     const char* e = b;
     switch (c) {
-      case '\n':
-        e = "\\n";
-        break;
-      case '\r':
-        e = "\\r";
-        break;
-      case '\t':
-        e = "\\t";
-        break;
-      case '\0':
-        e = "\\0";
-        break;
-      case '\\':
-        e = "\\\\";
-        break;
-      case '\'':
-        e = "\\'";
-        break;
+      case '\n': e = "\\n"; break;
+      case '\r': e = "\\r"; break;
+      case '\t': e = "\\t"; break;
+      case '\0': e = "\\0"; break;
+      case '\\': e = "\\\\"; break;
+      case '\'': e = "\\'"; break;
       default:
-        if (c < 0x20 || c >= 0x7f)
-          std::snprintf(b, sizeof b, "\\x%02x", c);
-        else
-          b[0] = char(c), b[1] = '\0';
+        if (c < 0x20 || c >= 0x7f) std::snprintf(b, sizeof b, "\\x%02x", c);
+        else b[0] = char(c), b[1] = '\0';
     }
     const std::string_view ev(e);
     if (n + ev.size() > max) {

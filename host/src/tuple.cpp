@@ -27,8 +27,8 @@ bool parse_ip(const std::string& text, FlowTuple& t, bool is_src) {
   return false;
 }
 
-FlowTuple make_tuple(const std::string& src, const std::string& dst, uint16_t sport, uint16_t dport,
-                     uint8_t proto) {
+FlowTuple make_tuple(const std::string& src, const std::string& dst, uint16_t sport,
+                     uint16_t dport, uint8_t proto) {
   FlowTuple t;
   if (!parse_ip(src, t, true)) throw std::invalid_argument("bad source address '" + src + "'");
   if (!parse_ip(dst, t, false))
@@ -53,8 +53,8 @@ std::string to_string(const FlowTuple& t) {
     std::string ip = ip_to_string(t, s);
     return t.family == 6 ? "[" + ip + "]" : ip;
   };
-  return std::string(p) + " " + host(true) + ":" + std::to_string(t.sport) + " -> " + host(false) +
-         ":" + std::to_string(t.dport);
+  return std::string(p) + " " + host(true) + ":" + std::to_string(t.sport) + " -> " +
+         host(false) + ":" + std::to_string(t.dport);
 }
 
 size_t FlowTupleHash::operator()(const FlowTuple& t) const {
@@ -66,8 +66,7 @@ size_t FlowTupleHash::operator()(const FlowTuple& t) const {
   uint64_t w[4];
   std::memcpy(w, t.src.data(), 16);
   std::memcpy(w + 2, t.dst.data(), 16);
-  uint64_t h =
-      uint64_t(t.family) << 40 | uint64_t(t.proto) << 32 | uint64_t(t.sport) << 16 | t.dport;
+  uint64_t h = uint64_t(t.family) << 40 | uint64_t(t.proto) << 32 | uint64_t(t.sport) << 16 | t.dport;
   for (uint64_t v : w) h = mix(h, v);
   return size_t(h ^ (h >> 29));
 }

@@ -12,10 +12,10 @@ namespace flowsteer::sim::common {
 
 // One record as the RTL produced it (docs/engine-top.md "Record").
 struct EngineRecord {
-  engine::OutputRecord rec;  // the fields the golden model defines
+  engine::OutputRecord rec;     // the fields the golden model defines
   uint16_t user = 0;
-  uint32_t cmd_seq = 0;        // register transactions ordered before this packet
-  uint8_t path = 0, gate = 0;  // fs_rfs_core SetRpsCpuPath / GateRow (coverage)
+  uint32_t cmd_seq = 0;         // register transactions ordered before this packet
+  uint8_t path = 0, gate = 0;   // fs_rfs_core SetRpsCpuPath / GateRow (coverage)
   bool steer_called = false;
   uint32_t tail = 0;
   uint64_t clock = 0;           // clock the record was taken from the stream
@@ -66,8 +66,8 @@ inline void encode_engine_record(const EngineRecord& e, uint32_t w[regs::REC::kW
 
 // What the RTL must send for a packet, from the golden model's record and decision
 // (tail and rc as the record carries them; user = the frame's tuser).
-inline EngineRecord expected_engine_record(const engine::OutputRecord& want,
-                                           const kernel::RxDecision& d, uint16_t user) {
+inline EngineRecord expected_engine_record(const engine::OutputRecord& want, const kernel::RxDecision& d,
+                                           uint16_t user) {
   EngineRecord e;
   e.rec = want;
   e.path = uint8_t(d.path);
@@ -84,9 +84,8 @@ inline EngineRecord expected_engine_record(const engine::OutputRecord& want,
 
 // Every field the record defines (not the clocks or cmd_seq, which the checker places itself).
 inline bool same_engine_record(const EngineRecord& a, const EngineRecord& b) {
-  return a.rec == b.rec && a.path == b.path && a.gate == b.gate &&
-         a.steer_called == b.steer_called && a.tail == b.tail && a.user == b.user && a.rc == b.rc &&
-         a.reserved == b.reserved;
+  return a.rec == b.rec && a.path == b.path && a.gate == b.gate && a.steer_called == b.steer_called &&
+         a.tail == b.tail && a.user == b.user && a.rc == b.rc && a.reserved == b.reserved;
 }
 
 }  // namespace flowsteer::sim::common

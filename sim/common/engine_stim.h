@@ -32,79 +32,39 @@ namespace r = flowsteer::regs;
 
 struct StimulusConfig {
   uint64_t seed = 1;
-  int hash_mode = -1;          // HASH_CFG.MODE for the run; -1 = drawn from the seed
-  int patched = -1;            // CTRL.PATCHED at setup; -1 = drawn from the seed
-  bool ntuple = true;          // CTRL.NTUPLE at setup (off: the engine never steers)
-  bool commands = true;        // register traffic between packets (off: throughput runs)
-  double command_rate = 0.06;  // register commands per packet (Verilator harness)
-  bool mode_changes = true;    // CTRL flips and hash-mode changes during the run
-  bool engine_toggles = true;  // also ENABLE off/on and NR_CPU_IDS / NUM_RX_QUEUES changes
-  bool junk = true;            // malformed, truncated, non-IP, VLAN, fragment frames
-  bool single_beat = false;    // only IPv4 TCP/UDP frames of <= 60 bytes (one 512-bit beat)
-  bool uniform = false;        // 1024 flows picked uniformly, no planted hazards (implied by
-                               // single_beat)
-  size_t queued_frames = 12;   // frames kept queued ahead of the engine (Verilator harness)
+  int hash_mode = -1;           // HASH_CFG.MODE for the run; -1 = drawn from the seed
+  int patched = -1;             // CTRL.PATCHED at setup; -1 = drawn from the seed
+  bool ntuple = true;           // CTRL.NTUPLE at setup (off: the engine never steers)
+  bool commands = true;         // register traffic between packets (off: throughput runs)
+  double command_rate = 0.06;   // register commands per packet (Verilator harness)
+  bool mode_changes = true;     // CTRL flips and hash-mode changes during the run
+  bool engine_toggles = true;   // also ENABLE off/on and NR_CPU_IDS / NUM_RX_QUEUES changes
+  bool junk = true;             // malformed, truncated, non-IP, VLAN, fragment frames
+  bool single_beat = false;     // only IPv4 TCP/UDP frames of <= 60 bytes (one 512-bit beat)
+  bool uniform = false;         // 1024 flows picked uniformly, no planted hazards (implied by
+                                // single_beat)
+  size_t queued_frames = 12;    // frames kept queued ahead of the engine (Verilator harness)
 };
 
 // What a register command was generated for (coverage of the transaction mix).
 enum class TxnKind : uint8_t {
-  kSetup,
-  kSockWrite,
-  kHeadAdd,
-  kEvtService,
-  kExpiry,
-  kFltCmd,
-  kResize,
-  kModeFlip,
-  kHashChange,
-  kTables,
-  kCounters,
-  kStatus,
-  kBadAccess,
-  kCntClear,
-  kNewFlows,
-  kScnMigration,
-  kScnHeadPastTail,
-  kScnFullBucket,
-  kEnableToggle,
-  kResizeDims,
-  kFinish,
-  kCount
+  kSetup, kSockWrite, kHeadAdd, kEvtService, kExpiry, kFltCmd, kResize, kModeFlip, kHashChange,
+  kTables, kCounters, kStatus, kBadAccess, kCntClear, kNewFlows, kScnMigration, kScnHeadPastTail,
+  kScnFullBucket, kEnableToggle, kResizeDims, kFinish, kCount
 };
 inline const char* txn_kind_name(TxnKind k) {
-  static const char* const n[] = {"setup",
-                                  "sock_write",
-                                  "head_add",
-                                  "evt_service",
-                                  "expiry",
-                                  "flt_cmd",
-                                  "resize",
-                                  "mode_flip",
-                                  "hash_change",
-                                  "tables",
-                                  "counters",
-                                  "status",
-                                  "bad_access",
-                                  "cnt_clear",
-                                  "new_flows",
-                                  "scn_migration",
-                                  "scn_head_past_tail",
-                                  "scn_full_bucket",
-                                  "enable_off_on",
-                                  "resize_dims",
-                                  "finish"};
+  static const char* const n[] = {
+      "setup",   "sock_write", "head_add",  "evt_service", "expiry",   "flt_cmd",
+      "resize",  "mode_flip",  "hash_change", "tables",    "counters", "status",
+      "bad_access", "cnt_clear", "new_flows", "scn_migration", "scn_head_past_tail",
+      "scn_full_bucket", "enable_off_on", "resize_dims", "finish"};
   static_assert(sizeof n / sizeof n[0] == size_t(TxnKind::kCount), "one name per kind");
   return n[size_t(k)];
 }
 
 // Which hazard a frame was generated for (coverage of the frame mix).
 enum class FrameKind : uint8_t {
-  kFlow,
-  kSameFlowRepeat,
-  kHashCollision,
-  kBucketCollision,
-  kJunk,
-  kCount
+  kFlow, kSameFlowRepeat, kHashCollision, kBucketCollision, kJunk, kCount
 };
 inline const char* frame_kind_name(FrameKind k) {
   static const char* const n[] = {"flow", "same_flow_b2b", "hash_collision", "bucket_collision",
@@ -123,12 +83,8 @@ class EngineStim {
   // Draws the run's configuration (sizes, modes, flow pool); setup() writes it.
   EngineStim(bus::RegisterBus& bus, engine::EngineRegisterFile& model,
              const engine::EngineCaps& caps, const StimulusConfig& cfg)
-      : bus_(bus),
-        model_(model),
-        cfg_(cfg),
-        rng_(cfg.seed * 0x9E3779B97F4A7C15ull + 17),
-        caps_(caps),
-        uniform_(cfg.uniform || cfg.single_beat) {
+      : bus_(bus), model_(model), cfg_(cfg), rng_(cfg.seed * 0x9E3779B97F4A7C15ull + 17),
+        caps_(caps), uniform_(cfg.uniform || cfg.single_beat) {
     configure();
   }
   // Disabled engine -> sizes, RSS, tables, sock entries -> CTRL.ENABLE.
@@ -160,7 +116,7 @@ class EngineStim {
  private:
   struct Flow {
     FlowTuple tuple;
-    bool fragment = false;  // sent as IPv4/IPv6 fragments
+    bool fragment = false;     // sent as IPv4/IPv6 fragments
   };
   uint32_t rnd(uint32_t n) { return n ? uint32_t(rng_() % n) : 0; }
   bool chance(double p) { return unit_(rng_) < p; }
@@ -186,8 +142,7 @@ class EngineStim {
   void scenario_head_past_tail();
   void scenario_full_bucket();
   // a host filter command on key t; returns FLT_STATUS.ERR (FLT_RESULT into *result)
-  uint32_t flt_op(const FlowTuple& t, uint32_t op, uint32_t id, uint32_t queue,
-                  uint32_t* result = nullptr);
+  uint32_t flt_op(const FlowTuple& t, uint32_t op, uint32_t id, uint32_t queue, uint32_t* result = nullptr);
   void flt_key(const FlowTuple& t);
   void pop_events(unsigned max);
   uint32_t ctrl_value() const;
@@ -204,11 +159,10 @@ class EngineStim {
   size_t burst_flow_ = 0, last_flow_ = SIZE_MAX;
   unsigned burst_left_ = 0;
   uint32_t cpus_ = 16, queues_ = 8, rps_cpu_mask_ = 15, sock_log2_ = 8, lut_log2_ = 6;
-  bool patched_ = true, slot_mask_ = false, ntuple_ = true, rmap_ = true, rps_ = true,
-       flt_lookup_ = true;
+  bool patched_ = true, slot_mask_ = false, ntuple_ = true, rmap_ = true, rps_ = true, flt_lookup_ = true;
   uint32_t hash_mode_ = 0;
   bool hoard_events_ = false;  // let the event FIFO fill (EBUSY refusals)
-  unsigned hoard_full_ = 0;    // event-service commands seen with the FIFO full while hoarding
+  unsigned hoard_full_ = 0;     // event-service commands seen with the FIFO full while hoarding
   std::vector<size_t> bucket_flows_;  // pool indexes of the planted one-bucket tuples
   size_t random_flows_ = 0;           // pool_[0, random_flows_) are random; the rest planted
   size_t twins_ = 0;                  // pool_[twins_, twins_ + 2): the planted hash twins
@@ -407,30 +361,23 @@ inline void EngineStim::setup() {
   wr(r::NR_CPU_IDS::kAddr, cpus_);
   wr(r::NUM_RX_QUEUES::kAddr, queues_);
   wr(r::CPU_ONLINE::addr(0), (cpus_ >= 32 ? ~0u : (1u << cpus_) - 1));
-  for (uint32_t c = 0; c < cpus_; ++c)
-    wr(r::RMAP::addr(c), chance(0.8) ? c % queues_ : rnd(queues_));
+  for (uint32_t c = 0; c < cpus_; ++c) wr(r::RMAP::addr(c), chance(0.8) ? c % queues_ : rnd(queues_));
   wr(r::HASH_CFG::kAddr, hash_mode_);
   wr(r::HASH_SEED::kAddr, uint32_t(rng_()));
   const hash::RssKey& key = hash::microsoft_key();
   for (uint32_t w = 0; w < 13; ++w) {
     uint32_t word = 0;
-    for (uint32_t b = 0; b < 4; ++b)
-      word |= uint32_t(w * 4 + b < key.size() ? key[w * 4 + b] : 0) << (24 - 8 * b);
+    for (uint32_t b = 0; b < 4; ++b) word |= uint32_t(w * 4 + b < key.size() ? key[w * 4 + b] : 0) << (24 - 8 * b);
     wr(r::RSS_KEY::addr(w), word);
   }
   for (uint32_t i = 0; i < (1u << lut_log2_); ++i) wr(r::LUT::addr(i), rnd(queues_));
   wr(r::LUT_CFG::kAddr, lut_log2_);
   for (uint32_t q = 0; q < queues_; ++q) {
     const uint32_t log2 = std::min<uint32_t>(caps_.slot_log2, 1 + rnd(6));
-    wr(r::RPS_FLOW_CNT::addr(q),
-       q == queues_ - 1 && chance(0.5)
-           ? 0
-           : r::RPS_FLOW_CNT::LOG2.put(log2) | r::RPS_FLOW_CNT::PRESENT.put(1));
+    wr(r::RPS_FLOW_CNT::addr(q), q == queues_ - 1 && chance(0.5) ? 0 : r::RPS_FLOW_CNT::LOG2.put(log2) | r::RPS_FLOW_CNT::PRESENT.put(1));
   }
-  for (uint32_t i = 0; i < 16 && i < (1u << caps_.rps_pool_log2); ++i)
-    wr(r::RPS_MAP_CPUS::addr(i), rnd(cpus_));
-  if (queues_ > 1)
-    wr(r::RPS_MAP::addr(1), r::RPS_MAP::LEN.put(1 + rnd(4)) | r::RPS_MAP::BASE.put(rnd(8)));
+  for (uint32_t i = 0; i < 16 && i < (1u << caps_.rps_pool_log2); ++i) wr(r::RPS_MAP_CPUS::addr(i), rnd(cpus_));
+  if (queues_ > 1) wr(r::RPS_MAP::addr(1), r::RPS_MAP::LEN.put(1 + rnd(4)) | r::RPS_MAP::BASE.put(rnd(8)));
   wr(r::RPS_CPU_MASK::kAddr, rps_cpu_mask_);
   wr(r::SOCK_CFG::kAddr, r::SOCK_CFG::LOG2.put(sock_log2_) | r::SOCK_CFG::PRESENT.put(1));
   wr(r::CTRL::kAddr, ctrl_value());
@@ -473,8 +420,7 @@ inline void EngineStim::flt_key(const FlowTuple& t) {
   wr(r::FLT_META::kAddr, r::FLT_META::PROTO.put(t.proto) | r::FLT_META::IPV6.put(t.family == 6));
 }
 
-inline uint32_t EngineStim::flt_op(const FlowTuple& t, uint32_t op, uint32_t id, uint32_t queue,
-                                   uint32_t* result) {
+inline uint32_t EngineStim::flt_op(const FlowTuple& t, uint32_t op, uint32_t id, uint32_t queue, uint32_t* result) {
   flt_key(t);
   wr(r::FLT_ID::kAddr, id & ((1u << caps_.flt_id_width) - 1));
   wr(r::FLT_QUEUE::kAddr, queue);
@@ -547,8 +493,7 @@ inline void EngineStim::scenario_full_bucket() {
     ++k;
   }
   uint32_t id = 0;
-  if (flt_op(pool_[last].tuple, uint32_t(r::FilterOp::kLookup), 0, 0, &id) ==
-      uint32_t(r::FilterErr::kOk))
+  if (flt_op(pool_[last].tuple, uint32_t(r::FilterOp::kLookup), 0, 0, &id) == uint32_t(r::FilterErr::kOk))
     flt_op(pool_[last].tuple, uint32_t(r::FilterOp::kDelete), r::FLT_RESULT::ID.get(id), 0);
   sock_write(pool_[last], rnd(cpus_));
   burst_flow_ = last;
@@ -587,10 +532,8 @@ inline void EngineStim::command() {
   } else if (pick < 32) {  // backlog processed: head advances (slots go inactive)
     kind_ = TxnKind::kHeadAdd;
     const uint32_t c = rnd(cpus_);
-    if (chance(0.5))
-      wr(r::HEAD_ADD::addr(c), rnd(4));
-    else
-      wr(r::HEAD_ADD::addr(c), rd(r::TAIL::addr(c)) - rd(r::HEAD::addr(c)));
+    if (chance(0.5)) wr(r::HEAD_ADD::addr(c), rnd(4));
+    else wr(r::HEAD_ADD::addr(c), rd(r::TAIL::addr(c)) - rd(r::HEAD::addr(c)));
   } else if (pick < 44) {  // the host runtime's event service
     kind_ = TxnKind::kEvtService;
     if (!hoard_events_) {
@@ -615,17 +558,15 @@ inline void EngineStim::command() {
     rd(r::FLT_STATUS::kAddr);
   } else if (pick < 55) {  // host filter commands; an insert under the engine's next id
     kind_ = TxnKind::kFltCmd;
-    const FlowTuple t =
-        chance(0.5) ? pool_[rnd(uint32_t(pool_.size()))].tuple : random_tuple(4, kIpProtoTcp);
+    const FlowTuple t = chance(0.5) ? pool_[rnd(uint32_t(pool_.size()))].tuple : random_tuple(4, kIpProtoTcp);
     flt_key(t);
     const uint32_t next = uint32_t(model_.model().last_fltr_id() + 1) % 0xFFFF;
     wr(r::FLT_ID::kAddr, (next + rnd(3)) & ((1u << caps_.flt_id_width) - 1));
     wr(r::FLT_QUEUE::kAddr, rnd(queues_));
-    const uint32_t op = chance(0.5)   ? uint32_t(r::FilterOp::kInsert)
+    const uint32_t op = chance(0.5) ? uint32_t(r::FilterOp::kInsert)
                         : chance(0.5) ? uint32_t(r::FilterOp::kLookup)
                         : chance(0.7) ? uint32_t(r::FilterOp::kRetarget)
-                        : chance(0.5) ? 6 + rnd(10)
-                                      : uint32_t(r::FilterOp::kNop);
+                                      : chance(0.5) ? 6 + rnd(10) : uint32_t(r::FilterOp::kNop);
     wr(r::FLT_CMD::kAddr, op);
     rd(r::FLT_STATUS::kAddr);
     rd(r::FLT_RESULT::kAddr);
@@ -635,35 +576,21 @@ inline void EngineStim::command() {
     const uint32_t q = rnd(queues_);
     const bool present = chance(0.9);
     const uint32_t log2 = std::min<uint32_t>(caps_.slot_log2, 1 + rnd(6));
-    wr(r::RPS_FLOW_CNT::addr(q),
-       present ? r::RPS_FLOW_CNT::LOG2.put(log2) | r::RPS_FLOW_CNT::PRESENT.put(1) : 0);
+    wr(r::RPS_FLOW_CNT::addr(q), present ? r::RPS_FLOW_CNT::LOG2.put(log2) | r::RPS_FLOW_CNT::PRESENT.put(1) : 0);
   } else if (pick < 66 && cfg_.mode_changes) {  // CTRL flips; a disturbed bit comes back next time
     kind_ = TxnKind::kModeFlip;
     const bool fixed_variant = cfg_.patched >= 0;  // the run's variant dominates; flips come back
-    if (ntuple_ != cfg_.ntuple || !rmap_ || !rps_ || !flt_lookup_ ||
-        (fixed_variant && patched_ != (cfg_.patched != 0))) {
+    if (ntuple_ != cfg_.ntuple || !rmap_ || !rps_ || !flt_lookup_ || (fixed_variant && patched_ != (cfg_.patched != 0))) {
       ntuple_ = cfg_.ntuple;
       rmap_ = rps_ = flt_lookup_ = true;
       if (fixed_variant) patched_ = cfg_.patched != 0;
     } else {
       switch (rnd(7)) {
-        case 0:
-        case 1:
-        case 2:
-          patched_ = !patched_;
-          break;
-        case 3:
-          slot_mask_ = !slot_mask_;
-          break;
-        case 4:
-          ntuple_ = false;
-          break;
-        case 5:
-          rmap_ = false;
-          break;
-        default:
-          chance(0.5) ? void(rps_ = false) : void(flt_lookup_ = false);
-          break;
+        case 0: case 1: case 2: patched_ = !patched_; break;
+        case 3: slot_mask_ = !slot_mask_; break;
+        case 4: ntuple_ = false; break;
+        case 5: rmap_ = false; break;
+        default: chance(0.5) ? void(rps_ = false) : void(flt_lookup_ = false); break;
       }
     }
     wr(r::CTRL::kAddr, ctrl_value());
@@ -675,10 +602,8 @@ inline void EngineStim::command() {
     kind_ = TxnKind::kHashChange;
     const uint32_t drawn = chance(0.1) ? 3 : rnd(3);  // 3 is refused (SLVERR)
     // a run with a fixed mode leaves it only until the next hash command
-    if (cfg_.hash_mode >= 0 && hash_mode_ != uint32_t(cfg_.hash_mode))
-      hash_mode_ = uint32_t(cfg_.hash_mode);
-    else if (drawn < 3)
-      hash_mode_ = drawn;
+    if (cfg_.hash_mode >= 0 && hash_mode_ != uint32_t(cfg_.hash_mode)) hash_mode_ = uint32_t(cfg_.hash_mode);
+    else if (drawn < 3) hash_mode_ = drawn;
     wr(r::HASH_CFG::kAddr, drawn == 3 ? drawn : hash_mode_);
     if (chance(0.3)) wr(r::HASH_SEED::kAddr, uint32_t(rng_()));
     for (const Flow& f : pool_)
@@ -686,19 +611,10 @@ inline void EngineStim::command() {
   } else if (pick < 74) {  // RFS map changes: rmap, LUT, rps_map, CPU online
     kind_ = TxnKind::kTables;
     switch (rnd(4)) {
-      case 0:
-        wr(r::RMAP::addr(rnd(cpus_)), rnd(queues_));
-        break;
-      case 1:
-        wr(r::LUT::addr(rnd(1u << lut_log2_)), rnd(queues_));
-        break;
-      case 2:
-        wr(r::RPS_MAP::addr(rnd(queues_)),
-           r::RPS_MAP::LEN.put(rnd(4)) | r::RPS_MAP::BASE.put(rnd(8)));
-        break;
-      default:
-        wr(r::CPU_ONLINE::addr(0), ((1u << cpus_) - 1) & ~(chance(0.5) ? 1u << rnd(cpus_) : 0u));
-        break;
+      case 0: wr(r::RMAP::addr(rnd(cpus_)), rnd(queues_)); break;
+      case 1: wr(r::LUT::addr(rnd(1u << lut_log2_)), rnd(queues_)); break;
+      case 2: wr(r::RPS_MAP::addr(rnd(queues_)), r::RPS_MAP::LEN.put(rnd(4)) | r::RPS_MAP::BASE.put(rnd(8))); break;
+      default: wr(r::CPU_ONLINE::addr(0), ((1u << cpus_) - 1) & ~(chance(0.5) ? 1u << rnd(cpus_) : 0u)); break;
     }
   } else if (pick < 88) {  // counter reads (64-bit pairs), hazard counters included
     kind_ = TxnKind::kCounters;
@@ -708,42 +624,23 @@ inline void EngineStim::command() {
   } else if (pick < 93) {  // state reads
     kind_ = TxnKind::kStatus;
     switch (rnd(5)) {
-      case 0:
-        rd(r::HEAD::addr(rnd(cpus_)));
-        break;
-      case 1:
-        rd(r::TAIL::addr(rnd(cpus_)));
-        break;
+      case 0: rd(r::HEAD::addr(rnd(cpus_))); break;
+      case 1: rd(r::TAIL::addr(rnd(cpus_))); break;
       case 2:
         wr(r::SOCK_INDEX::kAddr, rnd(1u << sock_log2_) + (chance(0.05) ? 1u << sock_log2_ : 0));
         wr(r::SOCK_CMD::kAddr, r::SOCK_CMD::READ.put(1));
         rd(r::SOCK_VALUE::kAddr);
         break;
-      case 3:
-        rd(r::ERR_STATUS::kAddr);
-        if (chance(0.3)) wr(r::ERR_STATUS::kAddr, 3);
-        break;
-      default:
-        rd(r::STATUS::kAddr);
-        rd(r::FLT_COUNT::kAddr);
-        break;
+      case 3: rd(r::ERR_STATUS::kAddr); if (chance(0.3)) wr(r::ERR_STATUS::kAddr, 3); break;
+      default: rd(r::STATUS::kAddr); rd(r::FLT_COUNT::kAddr); break;
     }
   } else if (pick < 97) {  // odd accesses: SLVERR addresses, strobes, past-CAPS elements
     kind_ = TxnKind::kBadAccess;
     switch (rnd(4)) {
-      case 0:
-        rd(0x0ff0 + 4 * rnd(4));
-        break;
-      case 1:
-        wr(r::SCRATCH::kAddr, uint32_t(rng_()), uint8_t(rnd(16)));
-        rd(r::SCRATCH::kAddr);
-        break;
-      case 2:
-        wr(r::RMAP::addr(std::min<uint32_t>(1023, 1u << caps_.cpu_log2)), 0);
-        break;
-      default:
-        wr(r::RMAP::addr(rnd(cpus_)), 0xFFFF);
-        break;  // queue out of range
+      case 0: rd(0x0ff0 + 4 * rnd(4)); break;
+      case 1: wr(r::SCRATCH::kAddr, uint32_t(rng_()), uint8_t(rnd(16))); rd(r::SCRATCH::kAddr); break;
+      case 2: wr(r::RMAP::addr(std::min<uint32_t>(1023, 1u << caps_.cpu_log2)), 0); break;
+      default: wr(r::RMAP::addr(rnd(cpus_)), 0xFFFF); break;  // queue out of range
     }
   } else {  // counter reset (hazard counters read first so their coverage survives)
     if (chance(0.3)) {
@@ -809,19 +706,16 @@ inline StimFrame EngineStim::next_frame() {
     burst_flow_ = rnd(uint32_t(pool_.size()));
     burst_left_ = 1;
   } else if (!burst_left_) {  // a burst of back-to-back packets on one flow, or a single one
-    burst_flow_ = chance(0.5) ? rnd(std::min<uint32_t>(4, uint32_t(pool_.size())))
-                              : rnd(uint32_t(pool_.size()));
+    burst_flow_ = chance(0.5) ? rnd(std::min<uint32_t>(4, uint32_t(pool_.size()))) : rnd(uint32_t(pool_.size()));
     burst_left_ = chance(0.3) ? 2 + rnd(12) : 1;
   }
   --burst_left_;
   out.bytes = flow_frame(pool_[burst_flow_], !uniform_ && chance(0.1));
   const size_t i = burst_flow_;
-  if (!uniform_ && i >= twins_ && i < twins_ + 2)
-    out.kind = FrameKind::kHashCollision;
+  if (!uniform_ && i >= twins_ && i < twins_ + 2) out.kind = FrameKind::kHashCollision;
   else if (std::find(bucket_flows_.begin(), bucket_flows_.end(), i) != bucket_flows_.end())
     out.kind = FrameKind::kBucketCollision;
-  else if (i == last_flow_)
-    out.kind = FrameKind::kSameFlowRepeat;
+  else if (i == last_flow_) out.kind = FrameKind::kSameFlowRepeat;
   last_flow_ = i;
   return out;
 }

@@ -54,16 +54,14 @@ class FrameGen {
     put16(f, 0);  // total length, patched below
     put16(f, uint16_t(rng_()));
     uint16_t frag = 0;
-    if (chance(10))
-      frag = uint16_t(0x2000 | r(2) * r(0x1FFF));
-    else if (chance(5))
-      frag = uint16_t(r(0x1FFF) + 1);
+    if (chance(10)) frag = uint16_t(0x2000 | r(2) * r(0x1FFF));
+    else if (chance(5)) frag = uint16_t(r(0x1FFF) + 1);
     if (chance(30)) frag |= 0x4000;  // DF does not matter
     put16(f, frag);
     f.push_back(64);
     f.push_back(proto);
     put16(f, 0);
-    rand_bytes(f, 8);                                // addresses
+    rand_bytes(f, 8);  // addresses
     for (int i = 5; i < ihl; ++i) rand_bytes(f, 4);  // options
     l4(f, proto);
     rand_bytes(f, r(4) == 0 ? r(200) : r(40));
@@ -133,7 +131,7 @@ class FrameGen {
       rand_bytes(f, r(80));
     }
     if (chance(25)) f.resize(r(uint32_t(f.size()) + 1));  // cut anywhere
-    if (chance(5)) rand_bytes(f, 1500 + r(8000));         // oversized
+    if (chance(5)) rand_bytes(f, 1500 + r(8000));           // oversized
     return f;
   }
 

@@ -126,12 +126,8 @@ class RegRef {
   // nr_cpu_ids and the slot mode are fixed for a run: the bench must send SET_NR_CPU_IDS with
   // `nr` and keep SET_MODE's mask bit at `m` (apply() reports anything else as a bench error).
   RegRef(const CoreDims& dims, uint32_t nr, Variant v, SlotMode m, uint64_t drv_seed)
-      : dims(dims),
-        drv(drv_seed),
-        pool_(size_t(1) << dims.pool_log2, 0),
-        map_len_(dims.queues, 0),
-        map_base_(dims.queues, 0),
-        mode_(m) {
+      : dims(dims), drv(drv_seed), pool_(size_t(1) << dims.pool_log2, 0),
+        map_len_(dims.queues, 0), map_base_(dims.queues, 0), mode_(m) {
     KernelConfig c;
     c.nr_cpu_ids = nr;
     c.num_rx_queues = dims.queues;
@@ -167,23 +163,15 @@ class RegRef {
       return true;
     };
     switch (Op(c.op)) {
-      case Op::kSockRecord:
-        K.rps_record_sock_flow(c.d0, c.d1);
-        break;
-      case Op::kSockDelete:
-        K.sock_rps_delete_flow(c.d0);
-        break;
+      case Op::kSockRecord: K.rps_record_sock_flow(c.d0, c.d1); break;
+      case Op::kSockDelete: K.sock_rps_delete_flow(c.d0); break;
       case Op::kSockSize:
-        if ((c.d1 & 1) && c.d0 > dims.sock_log2_max)
-          e.bench_error = "SOCK_SIZE log2 above max";
-        else
-          e.status = K.set_rps_sock_flow_entries((c.d1 & 1) ? (uint64_t(1) << c.d0) : 0);
+        if ((c.d1 & 1) && c.d0 > dims.sock_log2_max) e.bench_error = "SOCK_SIZE log2 above max";
+        else e.status = K.set_rps_sock_flow_entries((c.d1 & 1) ? (uint64_t(1) << c.d0) : 0);
         break;
       case Op::kQueueTable:
-        if ((c.d1 & 1) && c.d0 > dims.slot_log2_max)
-          e.bench_error = "QUEUE_TABLE log2 above max";
-        else
-          e.status = K.store_rps_flow_cnt(c.addr, (c.d1 & 1) ? (uint64_t(1) << c.d0) : 0);
+        if ((c.d1 & 1) && c.d0 > dims.slot_log2_max) e.bench_error = "QUEUE_TABLE log2 above max";
+        else e.status = K.store_rps_flow_cnt(c.addr, (c.d1 & 1) ? (uint64_t(1) << c.d0) : 0);
         break;
       case Op::kHeadAdd:
         if (per_cpu_ok()) K.input_queue_head_add(c.addr, c.d0);
@@ -191,9 +179,7 @@ class RegRef {
       case Op::kSetHeadTail:
         if (per_cpu_ok()) K.set_backlog_counters(c.addr, c.d0, c.d1);
         break;
-      case Op::kReadHeadTail:
-        per_cpu_ok();
-        break;
+      case Op::kReadHeadTail: per_cpu_ok(); break;
       case Op::kMayExpire:
         e.check_data = true;
         e.data0 = K.rps_may_expire_flow(c.addr, c.d0, uint16_t(c.d1)) ? 1 : 0;
@@ -222,12 +208,8 @@ class RegRef {
         K.set_rx_cpu_rmap(m.rmap);
         break;
       }
-      case Op::kSetCpuMask:
-        K.set_rps_cpu_mask(c.d0);
-        break;
-      case Op::kSockWrite:
-        e.status = K.write_sock_entry(c.d0, c.d1) ? 0 : -EINVAL;
-        break;
+      case Op::kSetCpuMask: K.set_rps_cpu_mask(c.d0); break;
+      case Op::kSockWrite: e.status = K.write_sock_entry(c.d0, c.d1) ? 0 : -EINVAL; break;
       case Op::kSockRead: {
         const auto* st = K.sock_table();
         if (st && c.d0 <= st->mask) {
@@ -262,9 +244,7 @@ class RegRef {
         map_base_[c.addr] = c.d1;
         push_map(c.addr, e);
         break;
-      default:
-        e.status = -EINVAL;
-        break;
+      default: e.status = -EINVAL; break;
     }
     return e;
   }

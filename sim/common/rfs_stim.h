@@ -34,12 +34,10 @@ class RfsStim {
  public:
   static constexpr uint32_t kPoolPerQueue = 16;  // queue q owns pool entries 16q .. 16q+15
 
-  RfsStim(const CoreDims& dims, uint32_t nr, Variant v, SlotMode m, uint64_t seed)
-      : dims_(dims),
-        nr_(nr),
-        mask_(m == SlotMode::kMask),
-        patched_(v == Variant::kPatched),
-        rng_(seed * 0x9E3779B97F4A7C15ull) {
+  RfsStim(const CoreDims& dims, uint32_t nr, Variant v, SlotMode m,
+          uint64_t seed)
+      : dims_(dims), nr_(nr), mask_(m == SlotMode::kMask),
+        patched_(v == Variant::kPatched), rng_(seed * 0x9E3779B97F4A7C15ull) {
     cpu_span_ = nr < 16 ? 16 : nr;  // up to rps_cpu_mask: next_cpu >= nr happens
   }
 
@@ -57,14 +55,10 @@ class RfsStim {
     for (size_t i = 0; i < flows_.size(); ++i) {
       Flow& f = flows_[i];
       const double r = uni();
-      if (i > 0 && r < 0.06)
-        f.hash = flows_[i - 1].hash;  // twins
-      else if (r < 0.12)
-        f.hash = 0x0000FFF0u | rnd(16);  // initial ident
-      else if (r < 0.3 && i > 0)
-        f.hash = flows_[i - 1].hash ^ (1u << (4 + rnd(28)));  // near
-      else
-        f.hash = uint32_t(rng_()) | 1u;
+      if (i > 0 && r < 0.06) f.hash = flows_[i - 1].hash;                          // twins
+      else if (r < 0.12) f.hash = 0x0000FFF0u | rnd(16);                            // initial ident
+      else if (r < 0.3 && i > 0) f.hash = flows_[i - 1].hash ^ (1u << (4 + rnd(28)));  // near
+      else f.hash = uint32_t(rng_()) | 1u;
       f.cpu = rnd(nr_);
       f.rssq = uint8_t(rnd(dims_.queues));
       if (uni() < 0.8) s.push_back(cmd(Op::kSockRecord, 0, f.hash, f.cpu));
@@ -115,8 +109,8 @@ class RfsStim {
     }
     if (r < 0.55) {
       const uint32_t backlog = k.tail(c) - k.head(c);
-      uint32_t add =
-          uni() < 0.01 ? uint32_t(rng_()) : (backlog ? rnd(uint64_t(backlog) + 1) : rnd(3));
+      uint32_t add = uni() < 0.01 ? uint32_t(rng_())
+                                  : (backlog ? rnd(uint64_t(backlog) + 1) : rnd(3));
       if (uni() < 0.2) add = backlog;
       return cmd(Op::kHeadAdd, uint16_t(c), add, 0);
     }
@@ -139,10 +133,8 @@ class RfsStim {
       return mode_cmd();
     }
     if (r < 0.92) {
-      if (uni() < 0.7)
-        ntuple_ = uni() < 0.8;
-      else
-        rmap_ = uni() < 0.8;
+      if (uni() < 0.7) ntuple_ = uni() < 0.8;
+      else rmap_ = uni() < 0.8;
       return mode_cmd();
     }
     if (r < 0.94) {
@@ -165,7 +157,8 @@ class RfsStim {
     }
     const uint32_t idx = rnd((uint64_t(1) << dims_.sock_log2_max) + 2);
     if (uni() < 0.5)
-      return cmd(Op::kSockWrite, 0, idx, uni() < 0.5 ? uint32_t(rng_()) : (f.hash & ~15u) | f.cpu);
+      return cmd(Op::kSockWrite, 0, idx,
+                 uni() < 0.5 ? uint32_t(rng_()) : (f.hash & ~15u) | f.cpu);
     return cmd(Op::kSockRead, 0, idx, 0);
   }
 
@@ -204,7 +197,8 @@ class RfsStim {
     return cmd(Op::kSockSize, 0, log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1);
   }
   Cmd queue_table(uint32_t q, int log2) const {  // -1 removes
-    return cmd(Op::kQueueTable, uint16_t(q), log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1);
+    return cmd(Op::kQueueTable, uint16_t(q), log2 < 0 ? 0 : uint32_t(log2),
+               log2 < 0 ? 0 : 1);
   }
   // rps_cpus of queue q: pool entries first, then LEN/BASE (LEN 0 removes the map)
   void random_map(uint32_t q, std::vector<Cmd>& out) {

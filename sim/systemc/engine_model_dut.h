@@ -94,8 +94,9 @@ SC_MODULE(EngineModelDut) {
       if ((k >> i) & 1) cur_.push_back(uint8_t(d.get_word(i / 4) >> (8 * (i % 4))));
     if (!s_axis_tlast.read()) return;
     const auto o = m_.packet(cur_.data(), cur_.size());  // enabled: frames wait otherwise
-    flowsteer::sim::common::EngineRecord e = flowsteer::sim::common::expected_engine_record(
-        *o, m_.model().last_decision(), uint16_t(s_axis_tuser.read() & 0xFFFF));
+    flowsteer::sim::common::EngineRecord e =
+        flowsteer::sim::common::expected_engine_record(*o, m_.model().last_decision(),
+                                               uint16_t(s_axis_tuser.read() & 0xFFFF));
     e.cmd_seq = uint32_t(seq_);
     uint32_t w[flowsteer::regs::REC::kWords];
     flowsteer::sim::common::encode_engine_record(e, w);

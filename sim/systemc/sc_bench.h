@@ -61,12 +61,7 @@ class ArgParser {
                    std::to_string(*v)};
   }
   void add(const std::string& name, std::string* v, const std::string& help) {
-    opts_[name] = {help,
-                   [v](const std::string& s) {
-                     *v = s;
-                     return true;
-                   },
-                   *v};
+    opts_[name] = {help, [v](const std::string& s) { *v = s; return true; }, *v};
   }
   bool help_requested() const { return help_; }
   // false (after printing the usage) on --help or a bad option
@@ -137,7 +132,7 @@ class RunReport {
   uint64_t checked_requests = 0;  // DUT requests compared (e.g. driver calls)
   uint64_t mismatches = 0;
   uint64_t first_in_cycle = ~uint64_t(0), last_out_cycle = 0, cycles = 0;
-  std::string error;  // the first mismatch, "" if none
+  std::string error;              // the first mismatch, "" if none
 
   // Reports the first mismatch and stops the simulation (the bench exits 1).
   void mismatch(uint64_t event, uint64_t cycle, const std::string& what,
@@ -167,19 +162,17 @@ class RunReport {
     const uint64_t span = last_out_cycle >= first_in_cycle && first_in_cycle != ~uint64_t(0)
                               ? last_out_cycle - first_in_cycle + 1
                               : 0;
-    std::printf(
-        "%s: seed %llu: %llu %s checked, %llu command responses, %llu driver "
-        "requests, %llu mismatches\n",
-        bench_.c_str(), (unsigned long long)seed_, (unsigned long long)checked_outputs, what_out,
-        (unsigned long long)checked_cmds, (unsigned long long)checked_requests,
-        (unsigned long long)mismatches);
-    std::printf(
-        "%s: %llu clocks; %.4f %s per clock (first %s accepted to last record); "
-        "%.0f simulated %s/s (%.0f clocks/s, %.2f s wall)\n",
-        bench_.c_str(), (unsigned long long)cycles,
-        span ? double(checked_outputs) / double(span) : 0.0, what_out, what_in,
-        wall_s_ > 0 ? double(checked_outputs) / wall_s_ : 0.0, what_out,
-        wall_s_ > 0 ? double(cycles) / wall_s_ : 0.0, wall_s_);
+    std::printf("%s: seed %llu: %llu %s checked, %llu command responses, %llu driver "
+                "requests, %llu mismatches\n",
+                bench_.c_str(), (unsigned long long)seed_, (unsigned long long)checked_outputs,
+                what_out, (unsigned long long)checked_cmds,
+                (unsigned long long)checked_requests, (unsigned long long)mismatches);
+    std::printf("%s: %llu clocks; %.4f %s per clock (first %s accepted to last record); "
+                "%.0f simulated %s/s (%.0f clocks/s, %.2f s wall)\n",
+                bench_.c_str(), (unsigned long long)cycles,
+                span ? double(checked_outputs) / double(span) : 0.0, what_out, what_in,
+                wall_s_ > 0 ? double(checked_outputs) / wall_s_ : 0.0, what_out,
+                wall_s_ > 0 ? double(cycles) / wall_s_ : 0.0, wall_s_);
   }
 
  private:

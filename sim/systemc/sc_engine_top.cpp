@@ -116,7 +116,8 @@ std::string fmt_record(const Record& e) {
     << o.filter_id << " cpu " << o.cpu << " action " << eng::steer_action_name(o.action)
     << " steer_id " << o.steer_id << " error " << o.error << " rc " << e.rc << " path "
     << (e.path < kern::kSetRpsCpuPathCount ? kern::path_name(kern::SetRpsCpuPath(e.path)) : "?")
-    << " gate " << (e.gate < kern::kGateRowCount ? kern::gate_row_name(kern::GateRow(e.gate)) : "?")
+    << " gate "
+    << (e.gate < kern::kGateRowCount ? kern::gate_row_name(kern::GateRow(e.gate)) : "?")
     << " steer_called " << e.steer_called << " tail " << e.tail << " user " << e.user
     << " reserved " << hex(e.reserved);
   return s.str();
@@ -155,15 +156,9 @@ SC_MODULE(EngineBench) {
 #else
         dut("dut"),
 #endif
-        opt_(o),
-        rep_(rep),
-        caps_(build_caps()),
-        model_(caps_),
-        bus_(*this),
-        stim_(bus_, model_, caps_, stim_options(o)),
-        rng_axil_(o.seed ^ 0xD1B54A32D192ED03ull),
-        rng_frm_(o.seed ^ 0x8CB92BA72F3D8DD7ull),
-        rng_rec_(o.seed ^ 0x5DEECE66Dull) {
+        opt_(o), rep_(rep), caps_(build_caps()), model_(caps_),
+        bus_(*this), stim_(bus_, model_, caps_, stim_options(o)), rng_axil_(o.seed ^ 0xD1B54A32D192ED03ull),
+        rng_frm_(o.seed ^ 0x8CB92BA72F3D8DD7ull), rng_rec_(o.seed ^ 0x5DEECE66Dull) {
     dut.clk(clk);
     dut.rst(rst);
     dut.s_axil_awaddr(awaddr);
@@ -216,28 +211,21 @@ SC_MODULE(EngineBench) {
       for (size_t i = 0; i < n; ++i)
         if (!hist[i]) s += std::string(" ") + name(i);
     };
-    check(
-        path_, [](size_t i) { return kern::path_name(kern::SetRpsCpuPath(i)); },
-        size_t(kern::kSetRpsCpuPathCount));
-    check(
-        gate_, [](size_t i) { return kern::gate_row_name(kern::GateRow(i)); },
-        size_t(kern::kGateRowCount));
-    check(
-        action_, [](size_t i) { return eng::steer_action_name(eng::SteerAction(i)); }, size_t(4));
-    check(
-        frame_kind_, [](size_t i) { return stim::frame_kind_name(stim::FrameKind(i)); },
-        size_t(stim::FrameKind::kCount));
-    check(
-        txn_kind_, [](size_t i) { return stim::txn_kind_name(stim::TxnKind(i)); },
-        size_t(stim::TxnKind::kCount));
+    check(path_, [](size_t i) { return kern::path_name(kern::SetRpsCpuPath(i)); },
+          size_t(kern::kSetRpsCpuPathCount));
+    check(gate_, [](size_t i) { return kern::gate_row_name(kern::GateRow(i)); },
+          size_t(kern::kGateRowCount));
+    check(action_, [](size_t i) { return eng::steer_action_name(eng::SteerAction(i)); }, size_t(4));
+    check(frame_kind_, [](size_t i) { return stim::frame_kind_name(stim::FrameKind(i)); },
+          size_t(stim::FrameKind::kCount));
+    check(txn_kind_, [](size_t i) { return stim::txn_kind_name(stim::TxnKind(i)); },
+          size_t(stim::TxnKind::kCount));
     static const char* const errnos[] = {"enospc", "ebusy", "eaddrinuse", "eprotonosupport"};
-    check(
-        err_, [](size_t i) { return errnos[i]; }, size_t(4));
+    check(err_, [](size_t i) { return errnos[i]; }, size_t(4));
     const std::array<uint64_t, 4> hz{hz_same_flow_, hz_collision_, hz_steer_same_, hz_txn_between_};
     static const char* const hazards[] = {"same_flow_in_flight", "same_hash_other_tuple",
                                           "steer_then_same_flow", "txn_between_packets"};
-    check(
-        hz, [](size_t i) { return hazards[i]; }, size_t(4));
+    check(hz, [](size_t i) { return hazards[i]; }, size_t(4));
     return s;
   }
 
@@ -247,35 +235,31 @@ SC_MODULE(EngineBench) {
       for (size_t i = 0; i < n; ++i) std::printf(" %s %llu", name(i), (unsigned long long)hist[i]);
       std::printf("\n");
     };
-    line(
-        "paths", path_, [](size_t i) { return kern::path_name(kern::SetRpsCpuPath(i)); },
-        size_t(kern::kSetRpsCpuPathCount));
-    line(
-        "gates", gate_, [](size_t i) { return kern::gate_row_name(kern::GateRow(i)); },
-        size_t(kern::kGateRowCount));
-    line(
-        "actions", action_, [](size_t i) { return eng::steer_action_name(eng::SteerAction(i)); },
-        size_t(4));
-    line(
-        "parse classes", cls_, [](size_t i) { return nic::parse_class_name(nic::ParseClass(i)); },
-        size_t(nic::kParseClassCount));
-    line(
-        "frames", frame_kind_, [](size_t i) { return stim::frame_kind_name(stim::FrameKind(i)); },
-        size_t(stim::FrameKind::kCount));
-    line(
-        "transactions", txn_kind_, [](size_t i) { return stim::txn_kind_name(stim::TxnKind(i)); },
-        size_t(stim::TxnKind::kCount));
+    line("paths", path_, [](size_t i) { return kern::path_name(kern::SetRpsCpuPath(i)); },
+         size_t(kern::kSetRpsCpuPathCount));
+    line("gates", gate_, [](size_t i) { return kern::gate_row_name(kern::GateRow(i)); },
+         size_t(kern::kGateRowCount));
+    line("actions", action_, [](size_t i) { return eng::steer_action_name(eng::SteerAction(i)); },
+         size_t(4));
+    line("parse classes", cls_, [](size_t i) { return nic::parse_class_name(nic::ParseClass(i)); },
+         size_t(nic::kParseClassCount));
+    line("frames", frame_kind_,
+         [](size_t i) { return stim::frame_kind_name(stim::FrameKind(i)); },
+         size_t(stim::FrameKind::kCount));
+    line("transactions", txn_kind_,
+         [](size_t i) { return stim::txn_kind_name(stim::TxnKind(i)); },
+         size_t(stim::TxnKind::kCount));
     std::printf("sc_engine_top: records: cpu_valid %llu filter_hit %llu hash_valid %llu\n",
                 (unsigned long long)n_cpu_, (unsigned long long)n_hit_,
                 (unsigned long long)n_hashed_);
-    std::printf(
-        "sc_engine_top: hazards: same_flow_in_flight %llu same_hash_other_tuple %llu "
-        "steer_then_same_flow %llu txn_between_packets %llu enospc %llu ebusy %llu "
-        "eaddrinuse %llu eprotonosupport %llu slverr %llu\n",
-        (unsigned long long)hz_same_flow_, (unsigned long long)hz_collision_,
-        (unsigned long long)hz_steer_same_, (unsigned long long)hz_txn_between_,
-        (unsigned long long)err_[0], (unsigned long long)err_[1], (unsigned long long)err_[2],
-        (unsigned long long)err_[3], (unsigned long long)slverr_);
+    std::printf("sc_engine_top: hazards: same_flow_in_flight %llu same_hash_other_tuple %llu "
+                "steer_then_same_flow %llu txn_between_packets %llu enospc %llu ebusy %llu "
+                "eaddrinuse %llu eprotonosupport %llu slverr %llu\n",
+                (unsigned long long)hz_same_flow_, (unsigned long long)hz_collision_,
+                (unsigned long long)hz_steer_same_, (unsigned long long)hz_txn_between_,
+                (unsigned long long)err_[0], (unsigned long long)err_[1],
+                (unsigned long long)err_[2], (unsigned long long)err_[3],
+                (unsigned long long)slverr_);
   }
 
  private:
@@ -336,8 +320,7 @@ SC_MODULE(EngineBench) {
     while (!frames_done_) {
       idle_axil();
       wait(clk.posedge_event());
-      if (!frames_done_ && flowsteer::sim::systemc::chance(rng_axil_, opt_.txn_rate))
-        stim_.commands();
+      if (!frames_done_ && flowsteer::sim::systemc::chance(rng_axil_, opt_.txn_rate)) stim_.commands();
     }
     stim_.finish();
     idle_axil();
@@ -381,9 +364,9 @@ SC_MODULE(EngineBench) {
         if (wvalid.read() && wready.read()) w_done = true;
         if (bvalid.read() && bready.read()) {
           if (!aw_done || !w_done)
-            rep_.mismatch(
-                event(), cyc, "AXI4-Lite protocol", "BVALID after the AW and W handshakes",
-                "BVALID for the write of " + hex(op.offset) + " before " + (aw_done ? "W" : "AW"));
+            rep_.mismatch(event(), cyc, "AXI4-Lite protocol", "BVALID after the AW and W handshakes",
+                          "BVALID for the write of " + hex(op.offset) + " before " +
+                              (aw_done ? "W" : "AW"));
           resp = bresp.read();
           done_txns_.push_back({op, 0, resp, cyc});
           break;
@@ -507,8 +490,8 @@ SC_MODULE(EngineBench) {
         return;
       }
       if (sent_.empty()) {
-        rep_.mismatch(event(), a.clock, "record stream",
-                      "no record (every frame sent has its record)", fmt_record(a));
+        rep_.mismatch(event(), a.clock, "record stream", "no record (every frame sent has its record)",
+                      fmt_record(a));
         return;
       }
       while (applied_ < seq && rep_.error.empty()) apply_one();
@@ -533,16 +516,17 @@ SC_MODULE(EngineBench) {
       return;
     }
     if (cyc - last_progress_ > 200000)
-      rep_.mismatch(event(), cyc, "no progress for 200000 clocks",
-                    std::to_string(sent_.size()) + " more records (" + std::to_string(packets_) +
-                        " received" + oldest_frame() + "), then more frames and transactions",
-                    std::string("nothing: s_axis_tvalid ") + std::to_string(tvalid.read()) +
-                        " tready " + std::to_string(tready.read()) + ", m_axis_rec_tvalid " +
-                        std::to_string(rec_tvalid.read()) + ", AXI4-Lite " +
-                        (axil_busy_ ? std::string(axil_op_.write ? "write of " : "read of ") +
-                                          hex(axil_op_.offset) + " (" +
-                                          stim::txn_kind_name(axil_op_.kind) + ") unanswered"
-                                    : std::string("idle")));
+      rep_.mismatch(
+          event(), cyc, "no progress for 200000 clocks",
+          std::to_string(sent_.size()) + " more records (" + std::to_string(packets_) +
+              " received" + oldest_frame() + "), then more frames and transactions",
+          std::string("nothing: s_axis_tvalid ") + std::to_string(tvalid.read()) + " tready " +
+              std::to_string(tready.read()) + ", m_axis_rec_tvalid " +
+              std::to_string(rec_tvalid.read()) + ", AXI4-Lite " +
+              (axil_busy_ ? std::string(axil_op_.write ? "write of " : "read of ") +
+                                hex(axil_op_.offset) + " (" + stim::txn_kind_name(axil_op_.kind) +
+                                ") unanswered"
+                          : std::string("idle")));
   }
 
   uint64_t event() const { return applied_ + packets_; }
@@ -569,8 +553,8 @@ SC_MODULE(EngineBench) {
       const kern::RxDecision& d = model_.model().last_decision();
       s += "; the model, after every completed transaction: queue " + std::to_string(r->queue) +
            " cpu " + std::to_string(r->cpu) + " path " + kern::path_name(d.path) + " action " +
-           eng::steer_action_name(r->action) + " driver called " + std::to_string(d.steer.called) +
-           " rc " + std::to_string(d.steer.rc);
+           eng::steer_action_name(r->action) + " driver called " +
+           std::to_string(d.steer.called) + " rc " + std::to_string(d.steer.rc);
     }
     return s;
   }
@@ -582,8 +566,7 @@ SC_MODULE(EngineBench) {
             const std::string& actual) {
     if (opt_.max_mismatches > 1 && rep_.mismatches + 1 < opt_.max_mismatches) {
       ++rep_.mismatches;
-      std::fprintf(stderr,
-                   "sc_engine_top: mismatch %llu at event %llu (cycle %llu): %s\n"
+      std::fprintf(stderr, "sc_engine_top: mismatch %llu at event %llu (cycle %llu): %s\n"
                    "  expected: %s\n  actual:   %s\n",
                    (unsigned long long)rep_.mismatches, (unsigned long long)ev,
                    (unsigned long long)cyc, what.c_str(), expected.c_str(), actual.c_str());
@@ -604,7 +587,8 @@ SC_MODULE(EngineBench) {
                               ", " + stim::txn_kind_name(t.op.kind) + ")";
     ++rep_.checked_cmds;
     if (t.resp != 0 && t.resp != 2) {
-      fail(ev, t.clock, "response code of the " + where, "OKAY or SLVERR", resp_name(t.resp));
+      fail(ev, t.clock, "response code of the " + where, "OKAY or SLVERR",
+                    resp_name(t.resp));
       return;
     }
     const AxiResp got = t.resp == 0 ? AxiResp::kOkay : AxiResp::kSlvErr;
@@ -612,9 +596,9 @@ SC_MODULE(EngineBench) {
     if (t.op.write) {
       const AxiResp want = model_.write(t.op.offset, t.op.data, t.op.strb);
       if (want != got)
-        fail(ev, t.clock,
-             "response of the " + where + " data " + hex(t.op.data) + " strb " + hex(t.op.strb),
-             resp_name(want), resp_name(got));
+        fail(ev, t.clock, "response of the " + where + " data " + hex(t.op.data) +
+                                       " strb " + hex(t.op.strb),
+                      resp_name(want), resp_name(got));
       return;
     }
     uint32_t want_data = 0;
@@ -648,11 +632,12 @@ SC_MODULE(EngineBench) {
     rep_.last_out_cycle = a.clock;
     if (!flowsteer::sim::common::same_engine_record(e, a)) {
       fail(ev, a.clock,
-           "record of packet " + std::to_string(packets_) + " (" + std::to_string(f.bytes.size()) +
-               "-byte " + stim::frame_kind_name(f.kind) + " frame accepted at clock " +
-               std::to_string(f.accepted) + ", cmd_seq " + std::to_string(a.cmd_seq) +
-               "; the transaction before it: " + fmt_txn(last_txn_) + ")",
-           fmt_record(e), fmt_record(a));
+                    "record of packet " + std::to_string(packets_) + " (" +
+                        std::to_string(f.bytes.size()) + "-byte " +
+                        stim::frame_kind_name(f.kind) + " frame accepted at clock " +
+                        std::to_string(f.accepted) + ", cmd_seq " + std::to_string(a.cmd_seq) +
+                        "; the transaction before it: " + fmt_txn(last_txn_) + ")",
+                    fmt_record(e), fmt_record(a));
       ++packets_;
       return;
     }
@@ -668,22 +653,16 @@ SC_MODULE(EngineBench) {
     n_hashed_ += e.rec.hash_valid;
     if (e.rec.action == eng::SteerAction::kDriverError) {
       const int32_t er = -e.rec.error;
-      if (er == ENOSPC)
-        ++err_[0];
-      else if (er == EBUSY)
-        ++err_[1];
-      else if (er == EADDRINUSE)
-        ++err_[2];
-      else if (er == EPROTONOSUPPORT)
-        ++err_[3];
+      if (er == ENOSPC) ++err_[0];
+      else if (er == EBUSY) ++err_[1];
+      else if (er == EADDRINUSE) ++err_[2];
+      else if (er == EPROTONOSUPPORT) ++err_[3];
     }
     const nic::ParsedFrame p = nic::parse_frame(f.bytes.data(), f.bytes.size());
     const bool together = prev_valid_ && f.accepted < prev_record_clock_;  // both in flight
     if (together && e.rec.hash_valid && e.rec.hash == prev_hash_) {
-      if (p.tuple == prev_tuple_)
-        ++hz_same_flow_;
-      else
-        ++hz_collision_;
+      if (p.tuple == prev_tuple_) ++hz_same_flow_;
+      else ++hz_collision_;
       if (prev_steered_) ++hz_steer_same_;
     }
     if (together && seq64_ != prev_seq_) ++hz_txn_between_;
@@ -745,9 +724,8 @@ int sc_main(int argc, char** argv) {
   ap.add("txn-rate", &o.txn_rate,
          "probability per idle clock of a new register transaction group (< 0: 0.005 odd "
          "seeds, 0.02 even seeds; 0: setup and final reads only)");
-  ap.add(
-      "mix", &o.mix,
-      "flow mix: hazard (bursts, planted collisions, scenarios) or uniform (1024 flows, no bias)");
+  ap.add("mix", &o.mix,
+         "flow mix: hazard (bursts, planted collisions, scenarios) or uniform (1024 flows, no bias)");
   ap.add("hash", &o.hash, "hash mode at setup: toeplitz, symxor, jhash, or seed (from the seed)");
   ap.add("variant", &o.variant, "set_rps_cpu variant at setup: original, patched, or seed");
   ap.add("ntuple", &o.ntuple, "CTRL.NTUPLE at setup (0: the engine never calls its driver)");
@@ -780,8 +758,8 @@ int sc_main(int argc, char** argv) {
 
   std::ostringstream rerun;
   rerun << argv[0] << " --packets " << o.packets << " --seed " << o.seed << " --gap " << o.gap
-        << " --ready " << o.ready << " --bready " << o.bready << " --axil-delay " << o.axil_delay
-        << " --txn-rate " << o.txn_rate << " --frames " << o.frames;
+        << " --ready " << o.ready << " --bready " << o.bready << " --axil-delay "
+        << o.axil_delay << " --txn-rate " << o.txn_rate << " --frames " << o.frames;
   if (o.ntuple != 1) rerun << " --ntuple " << o.ntuple;
   if (o.mix != "hazard") rerun << " --mix " << o.mix;
   if (o.hash != "seed") rerun << " --hash " << o.hash;
@@ -816,13 +794,13 @@ int sc_main(int argc, char** argv) {
   }
 #endif
   const stim::EngineStim& st = bench->stim();
-  std::printf(
-      "sc_engine_top: seed %llu, %llu packets, hash %s, %s, %s slots, nr_cpu_ids %u, "
-      "%zu flows (%zu hash-collision), frames %s, txn rate %.3f%s%s\n",
-      (unsigned long long)o.seed, (unsigned long long)o.packets,
-      nic::hash_mode_name(nic::HashMode(st.hash_mode())), st.patched() ? "patched" : "original",
-      st.slot_mask() ? "V-mask" : "V-log", st.nr_cpu_ids(), st.flows(), st.collision_flows(),
-      o.frames.c_str(), o.txn_rate, o.trace.empty() ? "" : ", trace ", o.trace.c_str());
+  std::printf("sc_engine_top: seed %llu, %llu packets, hash %s, %s, %s slots, nr_cpu_ids %u, "
+              "%zu flows (%zu hash-collision), frames %s, txn rate %.3f%s%s\n",
+              (unsigned long long)o.seed, (unsigned long long)o.packets,
+              nic::hash_mode_name(nic::HashMode(st.hash_mode())), st.patched() ? "patched" : "original",
+              st.slot_mask() ? "V-mask" : "V-log", st.nr_cpu_ids(), st.flows(),
+              st.collision_flows(), o.frames.c_str(), o.txn_rate,
+              o.trace.empty() ? "" : ", trace ", o.trace.c_str());
   std::fflush(stdout);
   rep.start_wall();
   const std::clock_t cpu0 = std::clock();
@@ -836,11 +814,10 @@ int sc_main(int argc, char** argv) {
 
   rep.summary("packet", "packets");
   bench->print_coverage();
-  std::printf(
-      "sc_engine_top: %.2f s CPU: %.0f simulated packets/s, %.0f clocks/s per CPU "
-      "second (the wall-clock figures above depend on the machine's load)\n",
-      cpu_s, cpu_s > 0 ? double(rep.checked_outputs) / cpu_s : 0.0,
-      cpu_s > 0 ? double(rep.cycles) / cpu_s : 0.0);
+  std::printf("sc_engine_top: %.2f s CPU: %.0f simulated packets/s, %.0f clocks/s per CPU "
+              "second (the wall-clock figures above depend on the machine's load)\n",
+              cpu_s, cpu_s > 0 ? double(rep.checked_outputs) / cpu_s : 0.0,
+              cpu_s > 0 ? double(rep.cycles) / cpu_s : 0.0);
   std::printf("sc_engine_top: %llu register transactions checked; RTL-only counters (last read):",
               (unsigned long long)bench->transactions());
   for (uint32_t i = 0; i < kCounters; ++i)

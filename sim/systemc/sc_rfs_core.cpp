@@ -90,8 +90,8 @@ std::string fmt_record(const RecordFields& r, bool expected = false) {
     << flowsteer::kernel::gate_row_name(flowsteer::kernel::GateRow(r.gate % 6)) << " steer "
     << r.steer << " steer_queue " << f(st, r.steer_queue) << " steer_flow_id "
     << f(st, r.steer_flow_id) << " steer_rc " << (st ? std::to_string(int32_t(r.steer_rc)) : "-")
-    << " rflow_valid " << r.rflow_valid << " rflow_queue " << f(rf, r.rflow_queue) << " rflow_slot "
-    << f(rf, r.rflow_slot) << " tail " << r.tail;
+    << " rflow_valid " << r.rflow_valid << " rflow_queue " << f(rf, r.rflow_queue)
+    << " rflow_slot " << f(rf, r.rflow_slot) << " tail " << r.tail;
   return s.str();
 }
 
@@ -114,8 +114,8 @@ RecordFields expected_record(const RxDecision& x, uint64_t tag) {
 }
 
 std::string fmt_cmd(const Cmd& c) {
-  return std::string(flowsteer::sim::common::rfs::op_name(c.op)) + " addr " +
-         std::to_string(c.addr) + " d0 " + hex(c.d0) + " d1 " + hex(c.d1);
+  return std::string(flowsteer::sim::common::rfs::op_name(c.op)) + " addr " + std::to_string(c.addr) + " d0 " +
+         hex(c.d0) + " d1 " + hex(c.d1);
 }
 
 SC_MODULE(RfsBench) {
@@ -125,8 +125,8 @@ SC_MODULE(RfsBench) {
   sc_signal<bool> rst, pkt_valid, pkt_ready, pkt_steerable, pkt_zkey, flush;
   sc_signal<uint32_t> pkt_hash, pkt_queue, pkt_tag;
   sc_signal<bool> rec_valid, rec_ready, rec_cpu_valid, rec_steer, rec_rflow_valid;
-  sc_signal<uint32_t> rec_cpu, rec_path, rec_gate, rec_steer_queue, rec_steer_flow_id, rec_steer_rc,
-      rec_rflow_queue, rec_rflow_slot, rec_tail, rec_tag;
+  sc_signal<uint32_t> rec_cpu, rec_path, rec_gate, rec_steer_queue, rec_steer_flow_id,
+      rec_steer_rc, rec_rflow_queue, rec_rflow_slot, rec_tail, rec_tag;
   sc_signal<bool> req_valid, req_ready, drsp_valid, drsp_ready;
   sc_signal<uint32_t> req_queue, req_flow_id, req_hash, req_tag, drsp_rc;
   sc_signal<bool> cmd_valid, cmd_ready, rsp_valid;
@@ -137,16 +137,11 @@ SC_MODULE(RfsBench) {
 
   SC_HAS_PROCESS(RfsBench);
   RfsBench(sc_module_name n, const Options& o, flowsteer::sim::systemc::RunReport& rep)
-      : sc_module(n),
-        dut("dut"),
-        opt_(o),
-        rep_(rep),
-        cfg_(cfg_for_seed(o.seed)),
+      : sc_module(n), dut("dut"), opt_(o), rep_(rep), cfg_(cfg_for_seed(o.seed)),
         ref_(kDims, cfg_.nr, cfg_.v, cfg_.m, o.seed * 7919 + 13),
         rdrv_(o.seed * 7919 + 13),
         stim_(kDims, cfg_.nr, cfg_.v, cfg_.m, o.seed),
-        rng_drv_(o.seed ^ 0xD1B54A32D192ED03ull),
-        rng_rsp_(o.seed ^ 0x8CB92BA72F3D8DD7ull),
+        rng_drv_(o.seed ^ 0xD1B54A32D192ED03ull), rng_rsp_(o.seed ^ 0x8CB92BA72F3D8DD7ull),
         rng_mon_(o.seed ^ 0x5DEECE66Dull) {
     // the reference driver and the port responder: the same rule, the same seed
     for (auto* d : {&ref_.drv, &rdrv_}) {
@@ -446,9 +441,9 @@ SC_MODULE(RfsBench) {
       ++rep_.checked_requests;
       if (c.queue != r.queue || c.flow_id != r.flow_id || c.hash != r.hash || c.rc != r.rc) {
         rep_.mismatch(event_of_tag(r.tag), cyc, "driver request",
-                      "queue " + std::to_string(c.queue) + " flow_id " + std::to_string(c.flow_id) +
-                          " hash " + hex(c.hash) + " rc " + std::to_string(c.rc) +
-                          "; reference record " + expected_of_tag(r.tag),
+                      "queue " + std::to_string(c.queue) + " flow_id " +
+                          std::to_string(c.flow_id) + " hash " + hex(c.hash) + " rc " +
+                          std::to_string(c.rc) + "; reference record " + expected_of_tag(r.tag),
                       act);
         return;
       }
@@ -461,7 +456,8 @@ SC_MODULE(RfsBench) {
     // 3. records, every field
     for (const RecordFields& r : recs_) {
       if (exp_rec_.empty()) {
-        rep_.mismatch(event_, cyc, "record without an accepted packet", "no record", fmt_record(r));
+        rep_.mismatch(event_, cyc, "record without an accepted packet", "no record",
+                      fmt_record(r));
         return;
       }
       const ExpRec x = exp_rec_.front();
@@ -495,7 +491,8 @@ SC_MODULE(RfsBench) {
       if (bad) {
         rep_.mismatch(x.event, cyc, "response to " + fmt_cmd(x.cmd),
                       "status " + std::to_string(x.e.status) +
-                          (x.e.check_data ? " data0 " + hex(x.e.data0) + " data1 " + hex(x.e.data1)
+                          (x.e.check_data ? " data0 " + hex(x.e.data0) + " data1 " +
+                                                hex(x.e.data1)
                                           : std::string(" (data not checked)")),
                       act);
         return;
@@ -532,8 +529,8 @@ SC_MODULE(RfsBench) {
   Options opt_;
   flowsteer::sim::systemc::RunReport& rep_;
   RunCfg cfg_;
-  flowsteer::sim::common::rfs::RegRef ref_;      // golden model + reference driver
-  flowsteer::sim::common::rfs::RefDriver rdrv_;  // the driver port's answers
+  flowsteer::sim::common::rfs::RegRef ref_;        // golden model + reference driver
+  flowsteer::sim::common::rfs::RefDriver rdrv_;    // the driver port's answers
   flowsteer::sim::common::rfs::RfsStim stim_;
   std::mt19937_64 rng_drv_, rng_rsp_, rng_mon_;
   // inbox of one clock (threads at the rising edge -> scoreboard at the falling edge)
@@ -608,11 +605,10 @@ int sc_main(int argc, char** argv) {
 
   rep.summary("packet", "packets");
   bench.print_coverage();
-  std::printf(
-      "sc_rfs_core: %llu commands; DUT stats: %u forwarded views, %u driver-stall, "
-      "%u command-stall clocks\n",
-      (unsigned long long)bench.commands(), bench.stat_fwd.read(), bench.stat_drv_stall.read(),
-      bench.stat_cmd_stall.read());
+  std::printf("sc_rfs_core: %llu commands; DUT stats: %u forwarded views, %u driver-stall, "
+              "%u command-stall clocks\n",
+              (unsigned long long)bench.commands(), bench.stat_fwd.read(),
+              bench.stat_drv_stall.read(), bench.stat_cmd_stall.read());
   if (!bench.passed()) {
     if (rep.error.empty()) std::fprintf(stderr, "sc_rfs_core: FAIL: stopped before the end\n");
     std::printf("sc_rfs_core: FAIL\n");

@@ -18,12 +18,10 @@
 #include "flowsteer/flowsteer_regs.h"
 
 #ifndef VFS_ENGINE_TOP_RPS_POOL_LOG2
-#error \
-    "vfs_engine_top must export VFS_ENGINE_TOP_RPS_POOL_LOG2 (sim/CMakeLists.txt, hw/params.json)"
+#error "vfs_engine_top must export VFS_ENGINE_TOP_RPS_POOL_LOG2 (sim/CMakeLists.txt, hw/params.json)"
 #endif
 #ifndef VFS_ENGINE_TOP_SMALL_RPS_POOL_LOG2
-#error \
-    "vfs_engine_top_small must export VFS_ENGINE_TOP_SMALL_RPS_POOL_LOG2 (sim/CMakeLists.txt, hw/params.json)"
+#error "vfs_engine_top_small must export VFS_ENGINE_TOP_SMALL_RPS_POOL_LOG2 (sim/CMakeLists.txt, hw/params.json)"
 #endif
 
 namespace flowsteer::sim {
@@ -49,15 +47,11 @@ inline void put_beat(QData& port, const uint8_t* bytes, size_t n) {
   port = v;
 }
 template <std::size_t N>
-constexpr size_t beat_bytes(const VlWide<N>*) {
-  return N * 4;
-}
+constexpr size_t beat_bytes(const VlWide<N>*) { return N * 4; }
 constexpr size_t beat_bytes(const QData*) { return 8; }
 
 template <std::size_t N>
-uint32_t rec_word(const VlWide<N>& port, size_t w) {
-  return port[w];
-}
+uint32_t rec_word(const VlWide<N>& port, size_t w) { return port[w]; }
 
 struct PendingFrame {
   std::vector<uint8_t> bytes;
@@ -83,9 +77,9 @@ struct EngineSim::Impl {
   EngineSimOptions opt;
   std::mt19937_64 rng;
   std::uniform_real_distribution<double> unit{0.0, 1.0};
-  std::deque<PendingFrame> frames;  // [0] is on the bus
-  size_t beat_offset = 0;           // bytes of frames[0] already accepted
-  bool beat_valid = false;          // tvalid held until accepted (AXI4-Stream rule)
+  std::deque<PendingFrame> frames;     // [0] is on the bus
+  size_t beat_offset = 0;              // bytes of frames[0] already accepted
+  bool beat_valid = false;             // tvalid held until accepted (AXI4-Stream rule)
   std::deque<EngineRecord> records;
   std::deque<uint64_t> accept_clocks;  // per accepted frame, until its record arrives
   TransactionLog transactions;
@@ -95,11 +89,11 @@ struct EngineSim::Impl {
   // pipeline probe: clocks since the last packet (beat) not yet committed to the window
   PipeProbe probe;
   bool probe_open = false, beat_open = false;
-  bool wb_pre_prev = false;
+  bool sock_pre_prev = false;
   std::array<uint64_t, size_t(GateLoss::kCount)> probe_pending{};
   uint64_t beat_pending = 0;
   uint64_t probe_txn_pending = 0;  // transactions answered since the last packet through the gate
-  uint32_t inflight_max = 1;       // 2^TAG_LOG2
+  uint32_t inflight_max = 1;  // 2^TAG_LOG2
 
   void probe_clock(bool pass, GateLoss why, bool beat) {
     if (pass) {
@@ -169,8 +163,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
       fst = std::make_unique<VerilatedFstC>();
       m->trace(fst.get(), 99);
       fst->open(trace.c_str());
-      if (!fst->isOpen())
-        throw std::runtime_error("engine sim: cannot write trace '" + trace + "'");
+      if (!fst->isOpen()) throw std::runtime_error("engine sim: cannot write trace '" + trace + "'");
     }
     idle_inputs();
     m->rst = 1;
@@ -253,10 +246,9 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
       const auto* t = root();
       const bool pre = t->fs_engine_top__DOT__rfs__DOT__pre_left_reg != 0;
       const bool wb = t->fs_engine_top__DOT__rfs__DOT__wb_valid_reg;
-      if (pre && !wb_pre_prev) ++probe.sock_early;
-      wb_pre_prev = pre;
-      if (wb && t->fs_engine_top__DOT__rfs__DOT__b_wbhit_reg &&
-          t->fs_engine_top__DOT__rfs__DOT__b_valid_reg)
+      if (pre && !sock_pre_prev) ++probe.sock_early;
+      sock_pre_prev = pre;
+      if (wb && t->fs_engine_top__DOT__rfs__DOT__b_wbhit_reg && t->fs_engine_top__DOT__rfs__DOT__b_valid_reg)
         ++probe.sock_forwards;
       if (pre && t->fs_engine_top__DOT__rfs_flush) ++probe.sock_replays;
     }
@@ -299,8 +291,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
         a.t.resp = resp == 0 ? AxiResp::kOkay : AxiResp::kSlvErr;
         if (resp != 0 && resp != 2)
           throw std::runtime_error("engine sim: AXI4-Lite response code " + std::to_string(resp) +
-                                   " (only OKAY and SLVERR are defined), clock " +
-                                   std::to_string(clocks));
+                                   " (only OKAY and SLVERR are defined), clock " + std::to_string(clocks));
         if (!a.write) a.t.data = rdata;
         a.t.clock = clocks;
         transactions.push_back(a.t);
@@ -320,20 +311,17 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     if (!t->fs_engine_top__DOT__q_valid) return GateLoss::kIdle;
     if (t->fs_engine_top__DOT__inflight >= inflight_max) return GateLoss::kTags;
     if (t->fs_engine_top__DOT__rp_busy_reg) return GateLoss::kReplay;
-    if (t->fs_engine_top__DOT__m_valid_reg && t->fs_engine_top__DOT__m_seq_wait)
-      return GateLoss::kTransaction;
+    if (t->fs_engine_top__DOT__m_valid_reg && t->fs_engine_top__DOT__m_seq_wait) return GateLoss::kTransaction;
     if (t->fs_engine_top__DOT__m_valid_reg &&
         !(t->fs_engine_top__DOT__m_go && t->fs_engine_top__DOT__rfs_in_ready)) {
       if (t->fs_engine_top__DOT__fw_scan) return GateLoss::kFwdScan;
-      return t->fs_engine_top__DOT__rq_valid || t->fs_engine_top__DOT__drv_busy
-                 ? GateLoss::kSteer
-                 : GateLoss::kRfsStall;
+      return t->fs_engine_top__DOT__rq_valid || t->fs_engine_top__DOT__drv_busy ? GateLoss::kSteer
+                                                                                  : GateLoss::kRfsStall;
     }
     const bool g_valid = t->fs_engine_top__DOT__g_valid;
     if (g_valid && !t->fs_engine_top__DOT__fw_lk_room) return GateLoss::kFwdWindow;
     if (g_valid && !t->fs_engine_top__DOT__lk_open) return GateLoss::kLookup;
-    if (t->fs_engine_top__DOT__r1_valid_reg && !t->fs_engine_top__DOT__out_ready)
-      return GateLoss::kRecordSink;
+    if (t->fs_engine_top__DOT__r1_valid_reg && !t->fs_engine_top__DOT__out_ready) return GateLoss::kRecordSink;
     return GateLoss::kRefill;
   }
 
@@ -354,10 +342,8 @@ EngineSim::EngineSim(const EngineSimOptions& opt) {
   if (opt.build == EngineBuild::kStandard)
     impl_ = std::make_unique<ModelImpl<Vvfs_engine_top>>(opt, VFS_ENGINE_TOP_RPS_POOL_LOG2);
   else
-    impl_ =
-        std::make_unique<ModelImpl<Vvfs_engine_top_small>>(opt, VFS_ENGINE_TOP_SMALL_RPS_POOL_LOG2);
-  impl_->inflight_max = 1u << (opt.build == EngineBuild::kStandard ? VFS_ENGINE_TOP_TAG_LOG2
-                                                                   : VFS_ENGINE_TOP_SMALL_TAG_LOG2);
+    impl_ = std::make_unique<ModelImpl<Vvfs_engine_top_small>>(opt, VFS_ENGINE_TOP_SMALL_RPS_POOL_LOG2);
+  impl_->inflight_max = 1u << (opt.build == EngineBuild::kStandard ? VFS_ENGINE_TOP_TAG_LOG2 : VFS_ENGINE_TOP_SMALL_TAG_LOG2);
   uint32_t c0 = 0, c1 = 0;
   if (read(r::CAPS0::kAddr, c0) != AxiResp::kOkay || read(r::CAPS1::kAddr, c1) != AxiResp::kOkay)
     throw std::runtime_error("engine sim: CAPS0/CAPS1 answered SLVERR");
@@ -453,40 +439,25 @@ void EngineSim::drain() {
 }
 
 const TransactionLog& EngineSim::transactions() const { return impl_->transactions; }
-void EngineSim::forget_transactions_before(size_t index) {
-  impl_->transactions.forget_before(index);
-}
+void EngineSim::forget_transactions_before(size_t index) { impl_->transactions.forget_before(index); }
 void EngineSim::probe_start() { impl_->probe_reset(); }
 const PipeProbe& EngineSim::probe() const { return impl_->probe; }
 
 const char* gate_loss_name(GateLoss l) {
   switch (l) {
-    case GateLoss::kIdle:
-      return "idle";
-    case GateLoss::kDisabled:
-      return "disabled";
-    case GateLoss::kTransaction:
-      return "transaction";
-    case GateLoss::kTags:
-      return "tags";
-    case GateLoss::kReplay:
-      return "replay";
-    case GateLoss::kFwdScan:
-      return "fwd_scan";
-    case GateLoss::kFwdWindow:
-      return "fwd_window";
-    case GateLoss::kSteer:
-      return "steer";
-    case GateLoss::kRfsStall:
-      return "rfs_stall";
-    case GateLoss::kLookup:
-      return "lookup";
-    case GateLoss::kRecordSink:
-      return "record_sink";
-    case GateLoss::kRefill:
-      return "refill";
-    case GateLoss::kCount:
-      break;
+    case GateLoss::kIdle: return "idle";
+    case GateLoss::kDisabled: return "disabled";
+    case GateLoss::kTransaction: return "transaction";
+    case GateLoss::kTags: return "tags";
+    case GateLoss::kReplay: return "replay";
+    case GateLoss::kFwdScan: return "fwd_scan";
+    case GateLoss::kFwdWindow: return "fwd_window";
+    case GateLoss::kSteer: return "steer";
+    case GateLoss::kRfsStall: return "rfs_stall";
+    case GateLoss::kLookup: return "lookup";
+    case GateLoss::kRecordSink: return "record_sink";
+    case GateLoss::kRefill: return "refill";
+    case GateLoss::kCount: break;
   }
   return "?";
 }

@@ -30,28 +30,28 @@ enum class EngineBuild { kStandard, kSmall };
 
 struct EngineSimOptions {
   EngineBuild build = EngineBuild::kStandard;
-  uint64_t seed = 1;       // gaps and back-pressure draw from this
-  double frame_gap = 0.0;  // probability of an idle clock before each frame beat
-  double rec_ready = 1.0;  // probability the record sink is ready in a clock
-  std::string trace_path;  // FST file; empty = no trace (env FS_ENGINE_TRACE also works)
+  uint64_t seed = 1;            // gaps and back-pressure draw from this
+  double frame_gap = 0.0;       // probability of an idle clock before each frame beat
+  double rec_ready = 1.0;       // probability the record sink is ready in a clock
+  std::string trace_path;       // FST file; empty = no trace (env FS_ENGINE_TRACE also works)
   uint64_t max_wait_clocks = 10'000'000;  // a transaction or drain longer than this throws
 };
 
 // Why the order gate passed no packet in a clock (docs/engine-top.md "Throughput"). The first
 // blocked stage downstream of the gate wins, in this order.
 enum class GateLoss {
-  kIdle,         // no parsed packet at the gate: source gaps, multi-beat frames, parser
-  kDisabled,     // CTRL.ENABLE = 0
-  kTransaction,  // gate closed for a register transaction (ord_req / ord_done)
-  kTags,         // 2^TAG_LOG2 packets in flight
-  kReplay,       // packets a steer flushed from fs_rfs_core are presented again (issue stage)
-  kFwdScan,      // fs_flt_forward applying logged filter changes to the packet at the core input
-  kSteer,        // fs_rfs_core not ready while a steer waits for the driver (request or busy)
-  kRfsStall,     // fs_rfs_core not ready otherwise (its slot hazard stall, record back-pressure)
-  kFwdWindow,    // lookups held: fs_flt_forward's window of packets past the lookup is full
-  kLookup,       // filter table or lookup FIFO not ready (a table command, FIFO room)
-  kRecordSink,   // the record stage waits for the output
-  kRefill,       // none of these at this clock: the hash pipeline refilling after a stall
+  kIdle,          // no parsed packet at the gate: source gaps, multi-beat frames, parser
+  kDisabled,      // CTRL.ENABLE = 0
+  kTransaction,   // gate closed for a register transaction (ord_req / ord_done)
+  kTags,          // 2^TAG_LOG2 packets in flight
+  kReplay,        // packets a steer flushed from fs_rfs_core are presented again (issue stage)
+  kFwdScan,       // fs_flt_forward applying logged filter changes to the packet at the core input
+  kSteer,         // fs_rfs_core not ready while a steer waits for the driver (request or busy)
+  kRfsStall,      // fs_rfs_core not ready otherwise (its slot hazard stall, record back-pressure)
+  kFwdWindow,     // lookups held: fs_flt_forward's window of packets past the lookup is full
+  kLookup,        // filter table or lookup FIFO not ready (a table command, FIFO room)
+  kRecordSink,    // the record stage waits for the output
+  kRefill,        // none of these at this clock: the hash pipeline refilling after a stall
   kCount
 };
 const char* gate_loss_name(GateLoss l);
@@ -66,10 +66,9 @@ struct PipeProbe {
   std::array<uint64_t, size_t(GateLoss::kCount)> lost{};
   uint64_t beats = 0, beat_clocks = 0;  // input beats accepted; first..last accepted beat
   uint64_t filter_patches = 0;          // fs_flt_forward: packets given a changed filter
-  uint64_t flushes = 0;              // fs_rfs_core m_flush: packets behind a steer presented again
-  uint64_t placed_transactions = 0;  // transactions placed on arrival (ord_core, ord_rec)
-  uint64_t rec_transactions =
-      0;  // of those, ordered at the record (ord_rec) with packets in flight
+  uint64_t flushes = 0;                 // fs_rfs_core m_flush: packets behind a steer presented again
+  uint64_t placed_transactions = 0;     // transactions placed on arrival (ord_core, ord_rec)
+  uint64_t rec_transactions = 0;        // of those, ordered at the record (ord_rec) with packets in flight
   // fs_rfs_core's sock-table write buffer: writes taken with packets ahead still in A-C,
   // clocks a packet at B took the buffered value, flushes while a write waited for them
   uint64_t sock_early = 0, sock_forwards = 0, sock_replays = 0;
@@ -80,10 +79,10 @@ struct PipeProbe {
 // One executed register transaction, in the order the master completed it.
 struct AxilTransaction {
   bool write = false;
-  uint32_t offset = 0, data = 0;  // data: written value, or value read
+  uint32_t offset = 0, data = 0;   // data: written value, or value read
   uint8_t strb = 0xF;
   bus::AxiResp resp = bus::AxiResp::kOkay;
-  uint64_t clock = 0;  // clock the response was taken
+  uint64_t clock = 0;              // clock the response was taken
 };
 
 // Every executed transaction by its index in execution order; the ones a checker has
@@ -118,29 +117,27 @@ class EngineSim : public bus::RegisterBus {
 
   // Frame source: queue a frame (sent in DATA_WIDTH beats with tkeep, tuser = user).
   void send_frame(const uint8_t* data, size_t len, uint16_t user = 0);
-  void send_frame(const std::vector<uint8_t>& f, uint16_t user = 0) {
-    send_frame(f.data(), f.size(), user);
-  }
-  size_t frames_pending() const;  // queued, not yet fully accepted
+  void send_frame(const std::vector<uint8_t>& f, uint16_t user = 0) { send_frame(f.data(), f.size(), user); }
+  size_t frames_pending() const;          // queued, not yet fully accepted
 
   // Record sink: records received so far, oldest first.
   bool pop_record(EngineRecord& r);
   size_t records_pending() const;
 
-  void step(uint64_t clocks = 1);  // run the clock
+  void step(uint64_t clocks = 1);         // run the clock
   // Pulses rst (8 clocks) between transactions, with no frame in flight: every register
   // and table back to reset, as a reset or reload behind the driver's back.
   void reset();
   // Runs until every queued frame has produced its record (or throws after max_wait_clocks).
   void drain();
 
-  const TransactionLog& transactions() const;     // every executed one, in order
+  const TransactionLog& transactions() const;  // every executed one, in order
   void forget_transactions_before(size_t index);  // consumed by a checker
   uint64_t clocks() const;
-  uint64_t frames_accepted() const;  // frames whose last beat was accepted
+  uint64_t frames_accepted() const;       // frames whose last beat was accepted
   // CAPS0/CAPS1 read at construction; rps_pool_log2 (not in CAPS) from the build
   engine::EngineCaps caps() const;
-  void set_rec_ready(double p);  // change back-pressure on the fly
+  void set_rec_ready(double p);           // change back-pressure on the fly
   void set_frame_gap(double p);
   // Clocks a record was offered while the sink was not ready (back-pressure coverage).
   uint64_t rec_stall_clocks() const;

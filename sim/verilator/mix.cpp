@@ -27,10 +27,8 @@ const std::vector<MixSpec>& mix_specs() {
       {"rr64", "64 flows, strict round robin", Order::kRoundRobin, 64, 0, false},
       {"uni1024", "1,024 flows, uniform random", Order::kRandom, 1024, 0, false},
       {"zipf1000", "1,000 flows, Zipf (s = 1)", Order::kZipf, 1000, 0, false},
-      {"move64", "1 flow, its application moves CPU every 64 packets", Order::kRandom, 1, 64,
-       false},
-      {"steer",
-       "2,048 new flows, original set_rps_cpu: steers on as many packets as the table allows",
+      {"move64", "1 flow, its application moves CPU every 64 packets", Order::kRandom, 1, 64, false},
+      {"steer", "2,048 new flows, original set_rps_cpu: steers on as many packets as the table allows",
        Order::kFresh, 2048, 0, false, true},
       {"multibeat", "64 flows, frames of 65..1,514 bytes", Order::kRandom, 64, 0, true, false},
   };
@@ -50,11 +48,7 @@ constexpr uint32_t kCpus = 16, kCpuMask = 15;
 class MixRun {
  public:
   MixRun(Scoreboard& sb, const MixSpec& spec, const MixOptions& o)
-      : sb_(sb),
-        spec_(spec),
-        o_(o),
-        rng_(o.seed * 0x2545F4914F6CDD1Dull + 99),
-        caps_(sb.sim().caps()) {}
+      : sb_(sb), spec_(spec), o_(o), rng_(o.seed * 0x2545F4914F6CDD1Dull + 99), caps_(sb.sim().caps()) {}
 
   void setup();
   void warm_up();
@@ -116,7 +110,7 @@ class MixRun {
   uint64_t sent_ = 0, rr_ = 0, fresh_ = 0;
   unsigned host_step_ = 0;
   size_t host_flow_ = 0;
-  std::vector<int64_t> enqueued_;  // records per CPU not yet given back by HEAD_ADD
+  std::vector<int64_t> enqueued_;   // records per CPU not yet given back by HEAD_ADD
 };
 
 void MixRun::setup() {
@@ -134,20 +128,17 @@ void MixRun::setup() {
   const hash::RssKey& key = hash::microsoft_key();
   for (uint32_t w = 0; w < 13; ++w) {
     uint32_t word = 0;
-    for (uint32_t b = 0; b < 4; ++b)
-      word |= uint32_t(w * 4 + b < key.size() ? key[w * 4 + b] : 0) << (24 - 8 * b);
+    for (uint32_t b = 0; b < 4; ++b) word |= uint32_t(w * 4 + b < key.size() ? key[w * 4 + b] : 0) << (24 - 8 * b);
     wr(r::RSS_KEY::addr(w), word);
   }
   for (uint32_t i = 0; i < (1u << lut_log2); ++i) wr(r::LUT::addr(i), i % queues_);
   wr(r::LUT_CFG::kAddr, lut_log2);
   for (uint32_t q = 0; q < queues_; ++q)
-    wr(r::RPS_FLOW_CNT::addr(q),
-       r::RPS_FLOW_CNT::LOG2.put(caps_.slot_log2) | r::RPS_FLOW_CNT::PRESENT.put(1));
+    wr(r::RPS_FLOW_CNT::addr(q), r::RPS_FLOW_CNT::LOG2.put(caps_.slot_log2) | r::RPS_FLOW_CNT::PRESENT.put(1));
   wr(r::RPS_CPU_MASK::kAddr, kCpuMask);
   wr(r::SOCK_CFG::kAddr, r::SOCK_CFG::LOG2.put(sock_log2_) | r::SOCK_CFG::PRESENT.put(1));
-  wr(r::CTRL::kAddr, r::CTRL::ENABLE.put(1) | r::CTRL::PATCHED.put(!spec_.original) |
-                         r::CTRL::NTUPLE.put(1) | r::CTRL::RMAP.put(1) | r::CTRL::RPS.put(1) |
-                         r::CTRL::FLT_LOOKUP.put(1));
+  wr(r::CTRL::kAddr, r::CTRL::ENABLE.put(1) | r::CTRL::PATCHED.put(!spec_.original) | r::CTRL::NTUPLE.put(1) |
+                         r::CTRL::RMAP.put(1) | r::CTRL::RPS.put(1) | r::CTRL::FLT_LOOKUP.put(1));
   // flows: IPv4 TCP/UDP with distinct sock-table indexes (so every flow has its own entry)
   std::vector<bool> used(size_t(1) << sock_log2_, false);
   const uint32_t want = std::min<uint32_t>(spec_.flows, (1u << sock_log2_) / 2);
@@ -180,17 +171,13 @@ void MixRun::setup() {
 
 size_t MixRun::next_flow() {
   switch (spec_.order) {
-    case Order::kRoundRobin:
-      return size_t(rr_++ % flows_.size());
-    case Order::kFresh:
-      return size_t(fresh_++ % flows_.size());
+    case Order::kRoundRobin: return size_t(rr_++ % flows_.size());
+    case Order::kFresh: return size_t(fresh_++ % flows_.size());
     case Order::kZipf: {
       const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
-      return size_t(std::lower_bound(zipf_cdf_.begin(), zipf_cdf_.end(), u) - zipf_cdf_.begin()) %
-             flows_.size();
+      return size_t(std::lower_bound(zipf_cdf_.begin(), zipf_cdf_.end(), u) - zipf_cdf_.begin()) % flows_.size();
     }
-    case Order::kRandom:
-      break;
+    case Order::kRandom: break;
   }
   return rnd(uint32_t(flows_.size()));
 }
@@ -215,12 +202,8 @@ void MixRun::warm_up() {
 void MixRun::host_transaction() {
   const Flow& f = flows_[host_flow_];
   switch (host_step_++ % 4) {
-    case 0:
-      wr(r::SOCK_INDEX::kAddr, f.hash & ((1u << sock_log2_) - 1));
-      break;
-    case 1:
-      wr(r::SOCK_VALUE::kAddr, (f.hash & ~kCpuMask) | f.cpu);
-      break;
+    case 0: wr(r::SOCK_INDEX::kAddr, f.hash & ((1u << sock_log2_) - 1)); break;
+    case 1: wr(r::SOCK_VALUE::kAddr, (f.hash & ~kCpuMask) | f.cpu); break;
     case 2:
       wr(r::SOCK_CMD::kAddr, r::SOCK_CMD::WRITE.put(1));
       host_flow_ = (host_flow_ + 1) % flows_.size();
@@ -320,8 +303,7 @@ MixResult run_mix(const MixOptions& o) {
 }
 
 std::string mix_table_header() {
-  std::string h =
-      "mix        pkt/clk beat/clk steer/pkt txn/pkt  lost clocks by cause (% of window)";
+  std::string h = "mix        pkt/clk beat/clk steer/pkt txn/pkt  lost clocks by cause (% of window)";
   return h + "\n";
 }
 

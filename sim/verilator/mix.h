@@ -17,12 +17,12 @@ namespace flowsteer::sim {
 
 struct MixSpec {
   std::string name;
-  std::string what;  // one line for the table
+  std::string what;             // one line for the table
   enum class Order { kRandom, kRoundRobin, kZipf, kFresh } order = Order::kRandom;
   uint32_t flows = 1;
-  uint32_t move_every = 0;  // the application moves CPU every N packets (sock write)
-  bool multi_beat = false;  // frames of 65..1,514 bytes
-  bool original = false;    // CTRL.PATCHED = 0 (set_rps_cpu without the patched gate)
+  uint32_t move_every = 0;      // the application moves CPU every N packets (sock write)
+  bool multi_beat = false;      // frames of 65..1,514 bytes
+  bool original = false;        // CTRL.PATCHED = 0 (set_rps_cpu without the patched gate)
 };
 
 // The mixes in table order (docs/engine-top.md "Throughput").
@@ -33,25 +33,25 @@ struct MixOptions {
   std::string mix = "uni1024";
   EngineBuild build = EngineBuild::kStandard;
   uint64_t seed = 1;
-  uint64_t packets = 20000;  // measured packets (after the warm-up)
-  uint32_t txn_every = 0;    // one host register transaction per N packets (0: none)
-  double frame_gap = 0.0;    // throughput runs: 0 and 1; conformance runs: random
+  uint64_t packets = 20000;     // measured packets (after the warm-up)
+  uint32_t txn_every = 0;       // one host register transaction per N packets (0: none)
+  double frame_gap = 0.0;       // throughput runs: 0 and 1; conformance runs: random
   double rec_ready = 1.0;
   std::string trace_path;
   std::string rerun;
 };
 
 struct MixResult {
-  ScoreboardStats stats;  // every packet, warm-up included
+  ScoreboardStats stats;        // every packet, warm-up included
   Coverage coverage;
   std::optional<Mismatch> mismatch;
   std::string mismatch_report;
-  PipeProbe probe;       // the measured stream only
-  uint64_t packets = 0;  // measured packets
-  uint64_t steers = 0;   // measured packets that called ndo_rx_flow_steer
-  uint64_t steered = 0;  // ... and got a filter (action STEERED)
+  PipeProbe probe;              // the measured stream only
+  uint64_t packets = 0;         // measured packets
+  uint64_t steers = 0;          // measured packets that called ndo_rx_flow_steer
+  uint64_t steered = 0;         // ... and got a filter (action STEERED)
   uint64_t frame_bytes = 0;
-  uint64_t clocks = 0;  // whole run
+  uint64_t clocks = 0;          // whole run
   double wall_seconds = 0;
 };
 

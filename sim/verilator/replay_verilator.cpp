@@ -14,12 +14,7 @@ namespace {
 class VerilatorReplayEngine : public runs::ReplayEngine {
  public:
   VerilatorReplayEngine(const runs::ReplayConfig& cfg, const VerilatorReplayOptions& o)
-      : cfg_(cfg),
-        sim_(sim_options(o)),
-        sb_(sim_, o.seed, o.rerun),
-        bus_(sb_),
-        drv_(bus_),
-        rt_(drv_),
+      : cfg_(cfg), sim_(sim_options(o)), sb_(sim_, o.seed, o.rerun), bus_(sb_), drv_(bus_), rt_(drv_),
         rerun_(o.rerun) {
     drv_.configure(runs::replay_setup(cfg));  // the same setup the model replay gets
     check();
@@ -31,9 +26,7 @@ class VerilatorReplayEngine : public runs::ReplayEngine {
 
   engine::OutputRecord packet(const uint8_t* frame, size_t len) override {
     have_record_ = false;
-    if (len == 0)
-      throw std::invalid_argument(
-          "verilator replay: an empty frame (replay_pcap sends one zero byte)");
+    if (len == 0) throw std::invalid_argument("verilator replay: an empty frame (replay_pcap sends one zero byte)");
     sb_.frame(std::vector<uint8_t>(frame, frame + len));
     for (uint64_t n = 0; !have_record_ && sb_.ok(); ++n) {
       if (n > 1000000) throw std::runtime_error("verilator replay: no record within 10^6 clocks");
@@ -89,8 +82,8 @@ class VerilatorReplayEngine : public runs::ReplayEngine {
 
 }  // namespace
 
-std::unique_ptr<runs::ReplayEngine> make_verilator_replay_engine(
-    const runs::ReplayConfig& cfg, const VerilatorReplayOptions& opt) {
+std::unique_ptr<runs::ReplayEngine> make_verilator_replay_engine(const runs::ReplayConfig& cfg,
+                                                           const VerilatorReplayOptions& opt) {
   return std::make_unique<VerilatorReplayEngine>(cfg, opt);
 }
 

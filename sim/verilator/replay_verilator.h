@@ -27,6 +27,6 @@ struct VerilatorReplayOptions {
 
 // Throws std::invalid_argument (one line) when cfg does not fit the engine's sizes.
 std::unique_ptr<runs::ReplayEngine> make_verilator_replay_engine(const runs::ReplayConfig& cfg,
-                                                                 const VerilatorReplayOptions& opt);
+                                                           const VerilatorReplayOptions& opt);
 
 }  // namespace flowsteer::sim

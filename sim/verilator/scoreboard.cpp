@@ -19,33 +19,23 @@ namespace {
 // reads 0) are exempt from the data comparison; three of them feed a hazard bin.
 const char* rtl_counter_bin(int i) {
   switch (r::Counter(i)) {
-    case r::Counter::kHazardStalls:
-      return "hazard_gate_stall";
-    case r::Counter::kRfsFwd:
-      return "rfs_forward";
-    case r::Counter::kRfsHzdStall:
-      return "rfs_hazard_stall";
-    default:
-      return nullptr;
+    case r::Counter::kHazardStalls: return "hazard_gate_stall";
+    case r::Counter::kRfsFwd: return "rfs_forward";
+    case r::Counter::kRfsHzdStall: return "rfs_hazard_stall";
+    default: return nullptr;
   }
 }
 
 // driver_error bins: the errnos the engine's driver can return (engine_model.cpp)
-const char* const kDriverErrorNames[] = {"EPROTONOSUPPORT", "EBUSY", "ENOSPC", "EADDRINUSE",
-                                         "other"};
+const char* const kDriverErrorNames[] = {"EPROTONOSUPPORT", "EBUSY", "ENOSPC", "EADDRINUSE", "other"};
 constexpr int kDriverErrorClaimed = 4;  // "other" would be an errno the model never returns
 int driver_error_bin(int32_t rc) {
   switch (-rc) {
-    case EPROTONOSUPPORT:
-      return 0;
-    case EBUSY:
-      return 1;
-    case ENOSPC:
-      return 2;
-    case EADDRINUSE:
-      return 3;
-    default:
-      return 4;
+    case EPROTONOSUPPORT: return 0;
+    case EBUSY: return 1;
+    case ENOSPC: return 2;
+    case EADDRINUSE: return 3;
+    default: return 4;
   }
 }
 
@@ -53,8 +43,7 @@ const char* gate_name(unsigned g) {
   return g < unsigned(kernel::kGateRowCount) ? kernel::gate_row_name(kernel::GateRow(g)) : "?";
 }
 const char* path_label(unsigned p) {
-  return p < unsigned(kernel::kSetRpsCpuPathCount) ? kernel::path_name(kernel::SetRpsCpuPath(p))
-                                                   : "?";
+  return p < unsigned(kernel::kSetRpsCpuPathCount) ? kernel::path_name(kernel::SetRpsCpuPath(p)) : "?";
 }
 
 std::string hex(uint32_t v) {
@@ -66,13 +55,12 @@ std::string hex(uint32_t v) {
 std::string describe(const EngineRecord& e) {
   const engine::OutputRecord& o = e.rec;
   std::ostringstream s;
-  s << "class=" << nic::parse_class_name(o.cls) << " hash=" << hex(o.hash)
-    << " hash_valid=" << o.hash_valid << " queue=" << o.queue << " filter_hit=" << o.filter_hit
-    << " filter_id=" << o.filter_id << " cpu=" << o.cpu
-    << " action=" << engine::steer_action_name(o.action) << " steer_id=" << o.steer_id
-    << " error=" << o.error << " rc=" << e.rc << " path=" << path_label(e.path)
-    << " gate=" << gate_name(e.gate) << " steer_called=" << e.steer_called << " tail=" << e.tail
-    << " user=" << e.user << " reserved=" << hex(e.reserved);
+  s << "class=" << nic::parse_class_name(o.cls) << " hash=" << hex(o.hash) << " hash_valid=" << o.hash_valid
+    << " queue=" << o.queue << " filter_hit=" << o.filter_hit << " filter_id=" << o.filter_id
+    << " cpu=" << o.cpu << " action=" << engine::steer_action_name(o.action) << " steer_id=" << o.steer_id
+    << " error=" << o.error << " rc=" << e.rc << " path=" << path_label(e.path) << " gate=" << gate_name(e.gate)
+    << " steer_called=" << e.steer_called << " tail=" << e.tail << " user=" << e.user
+    << " reserved=" << hex(e.reserved);
   return s.str();
 }
 
@@ -94,14 +82,13 @@ std::string Mismatch::format(uint64_t seed, const std::string& rerun) const {
 
 const std::vector<std::string>& Scoreboard::hazard_bins() {
   static const std::vector<std::string> bins = {
-      "hazard_gate_stall",  // HAZARD_STALLS > 0: a packet at the issue stage applied logged filter
-                            // changes
-      "rfs_forward",        // RFS_FWD > 0: fs_rfs_core forwarded a slot/sock/CPU value
-      "rfs_hazard_stall",   // RFS_HZD_STALL > 0: fs_rfs_core stalled on a hazard
-      "same_slot_back_to_back",  // consecutive packets on one flow-table slot, both in flight
-      "same_flow_back_to_back",  // consecutive packets with one hash, both in flight
-      "cmd_between_packets",     // a register transaction ordered between two packets in flight
-      "rec_backpressure",        // clocks a record waited for the sink
+      "hazard_gate_stall",      // HAZARD_STALLS > 0: a packet at the issue stage applied logged filter changes
+      "rfs_forward",            // RFS_FWD > 0: fs_rfs_core forwarded a slot/sock/CPU value
+      "rfs_hazard_stall",       // RFS_HZD_STALL > 0: fs_rfs_core stalled on a hazard
+      "same_slot_back_to_back", // consecutive packets on one flow-table slot, both in flight
+      "same_flow_back_to_back", // consecutive packets with one hash, both in flight
+      "cmd_between_packets",    // a register transaction ordered between two packets in flight
+      "rec_backpressure",       // clocks a record waited for the sink
   };
   return bins;
 }
@@ -113,15 +100,12 @@ std::vector<std::string> Coverage::empty_bins(bool need_all_parse_classes) const
   for (int p = 0; p < kernel::kSetRpsCpuPathCount; ++p)
     if (!path[size_t(p)]) out.push_back(std::string("path:") + path_label(unsigned(p)));
   for (int a = 0; a < 4; ++a)
-    if (!action[size_t(a)])
-      out.push_back(std::string("action:") + engine::steer_action_name(engine::SteerAction(a)));
+    if (!action[size_t(a)]) out.push_back(std::string("action:") + engine::steer_action_name(engine::SteerAction(a)));
   if (need_all_parse_classes)
     for (int c = 0; c < nic::kParseClassCount; ++c)
-      if (!parse_class[size_t(c)])
-        out.push_back(std::string("parse:") + nic::parse_class_name(nic::ParseClass(c)));
+      if (!parse_class[size_t(c)]) out.push_back(std::string("parse:") + nic::parse_class_name(nic::ParseClass(c)));
   for (int e = 0; e < kDriverErrorClaimed; ++e)
-    if (!driver_error[size_t(e)])
-      out.push_back(std::string("driver_error:") + kDriverErrorNames[e]);
+    if (!driver_error[size_t(e)]) out.push_back(std::string("driver_error:") + kDriverErrorNames[e]);
   for (const auto& h : Scoreboard::hazard_bins()) {
     auto it = hazard.find(h);
     if (it == hazard.end() || it->second == 0) out.push_back("hazard:" + h);
@@ -138,12 +122,9 @@ std::string Coverage::report() const {
     s << line;
   };
   s << "coverage:\n";
-  for (int g = 0; g < kernel::kGateRowCount; ++g)
-    row("gate row", gate_name(unsigned(g)), gate_row[size_t(g)]);
-  for (int p = 0; p < kernel::kSetRpsCpuPathCount; ++p)
-    row("rps_cpu path", path_label(unsigned(p)), path[size_t(p)]);
-  for (int a = 0; a < 4; ++a)
-    row("steer action", engine::steer_action_name(engine::SteerAction(a)), action[size_t(a)]);
+  for (int g = 0; g < kernel::kGateRowCount; ++g) row("gate row", gate_name(unsigned(g)), gate_row[size_t(g)]);
+  for (int p = 0; p < kernel::kSetRpsCpuPathCount; ++p) row("rps_cpu path", path_label(unsigned(p)), path[size_t(p)]);
+  for (int a = 0; a < 4; ++a) row("steer action", engine::steer_action_name(engine::SteerAction(a)), action[size_t(a)]);
   for (int e = 0; e < 5; ++e) row("driver error", kDriverErrorNames[e], driver_error[size_t(e)]);
   for (int c = 0; c < nic::kParseClassCount; ++c)
     row("parse class", nic::parse_class_name(nic::ParseClass(c)), parse_class[size_t(c)]);
@@ -205,9 +186,7 @@ void Scoreboard::apply_transaction(size_t index) {
                             " (transaction " + std::to_string(index) + ")";
   if (t.write) {
     AxiResp want = model_.write(t.offset, t.data, t.strb);
-    if (want != t.resp)
-      fail(t.clock, "response of the " + where + " data " + hex(t.data), resp_name(want),
-           resp_name(t.resp));
+    if (want != t.resp) fail(t.clock, "response of the " + where + " data " + hex(t.data), resp_name(want), resp_name(t.resp));
   } else {
     uint32_t want_data = 0;
     AxiResp want = model_.read(t.offset, want_data);
@@ -224,10 +203,8 @@ void Scoreboard::apply_transaction(size_t index) {
     } else if (uint32_t hi = 0; r::CNT_HI::index_of(t.offset, hi)) {
       exempt = rtl_counter(last_cnt_lo_);  // CNT_HI answers the last CNT_LO's latch
     }
-    if (want != t.resp)
-      fail(t.clock, "response of the " + where, resp_name(want), resp_name(t.resp));
-    else if (!exempt && want_data != t.data)
-      fail(t.clock, "data of the " + where, hex(want_data), hex(t.data));
+    if (want != t.resp) fail(t.clock, "response of the " + where, resp_name(want), resp_name(t.resp));
+    else if (!exempt && want_data != t.data) fail(t.clock, "data of the " + where, hex(want_data), hex(t.data));
     ++stats_.reads_checked;
   }
   ++applied_;
@@ -238,17 +215,14 @@ void Scoreboard::check_record(const EngineRecord& a) {
   const auto& [bytes, user] = frames_.front();
   std::optional<engine::OutputRecord> want = model_.packet(bytes.data(), bytes.size());
   if (!want) {
-    fail(a.clock, "record (the model holds frames while CTRL.ENABLE is 0)", "no record",
-         describe(a));
+    fail(a.clock, "record (the model holds frames while CTRL.ENABLE is 0)", "no record", describe(a));
     return;
   }
   const kernel::RxDecision& d = model_.model().last_decision();
   const EngineRecord e = common::expected_engine_record(*want, d, user);
   if (!common::same_engine_record(e, a)) {
-    fail(a.clock,
-         "record of packet " + std::to_string(stats_.packets) + " (" +
-             std::to_string(bytes.size()) + "-byte frame, cmd_seq " + std::to_string(a.cmd_seq) +
-             ")",
+    fail(a.clock, "record of packet " + std::to_string(stats_.packets) + " (" + std::to_string(bytes.size()) +
+                      "-byte frame, cmd_seq " + std::to_string(a.cmd_seq) + ")",
          describe(e), describe(a));
     return;
   }
@@ -257,14 +231,11 @@ void Scoreboard::check_record(const EngineRecord& a) {
   ++cov_.path[a.path];
   ++cov_.action[size_t(a.rec.action)];
   ++cov_.parse_class[size_t(a.rec.cls) & 15];
-  if (a.rec.action == engine::SteerAction::kDriverError)
-    ++cov_.driver_error[size_t(driver_error_bin(a.rec.error))];
+  if (a.rec.action == engine::SteerAction::kDriverError) ++cov_.driver_error[size_t(driver_error_bin(a.rec.error))];
   const bool together = prev_.valid && a.accepted_clock < prev_.record_clock;  // both in flight
-  if (together && d.rflow.valid() && d.rflow.queue == prev_.slot_queue &&
-      d.rflow.slot == prev_.slot)
+  if (together && d.rflow.valid() && d.rflow.queue == prev_.slot_queue && d.rflow.slot == prev_.slot)
     ++cov_.hazard["same_slot_back_to_back"];
-  if (together && a.rec.hash_valid && a.rec.hash == prev_.hash)
-    ++cov_.hazard["same_flow_back_to_back"];
+  if (together && a.rec.hash_valid && a.rec.hash == prev_.hash) ++cov_.hazard["same_flow_back_to_back"];
   if (together && seq64_ != prev_.seq) ++cov_.hazard["cmd_between_packets"];
   prev_.valid = true;
   prev_.slot_queue = d.rflow.valid() ? d.rflow.queue : -1;
@@ -295,8 +266,7 @@ void Scoreboard::poll() {
     }
     if (seq < applied_) {
       fail(a.clock, "record order (cmd_seq)", "cmd_seq >= " + std::to_string(applied_),
-           std::to_string(a.cmd_seq) +
-               ": the packet claims a place before transactions already ordered");
+           std::to_string(a.cmd_seq) + ": the packet claims a place before transactions already ordered");
       return;
     }
     while (applied_ < seq && !mismatch_) apply_transaction(applied_);
@@ -329,8 +299,7 @@ void Scoreboard::finish() {
     return;
   }
   if (!frames_.empty()) {
-    fail(sim_.clocks(), "record stream", std::to_string(frames_.size()) + " more records",
-         "drain ended");
+    fail(sim_.clocks(), "record stream", std::to_string(frames_.size()) + " more records", "drain ended");
     return;
   }
   while (applied_ < sim_.transactions().size() && !mismatch_) apply_transaction(applied_);

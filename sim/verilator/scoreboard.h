@@ -19,22 +19,22 @@ namespace flowsteer::sim {
 
 // The first difference found (the scoreboard stops comparing after it).
 struct Mismatch {
-  uint64_t event_index = 0;  // position in the total order (packets and transactions)
+  uint64_t event_index = 0;   // position in the total order (packets and transactions)
   uint64_t clock = 0;
-  std::string what;  // "record", "read data", "response", ...
+  std::string what;           // "record", "read data", "response", ...
   std::string expected, actual;
   std::string format(uint64_t seed, const std::string& rerun) const;  // multi-line report
 };
 
 // Functional coverage: every bin must be hit by a suite that claims it.
 struct Coverage {
-  std::array<uint64_t, 8> gate_row{};            // fs_rfs_core GateRow values (spec 3.2 table)
-  std::array<uint64_t, 8> path{};                // SetRpsCpuPath values
-  std::array<uint64_t, 4> action{};              // enum steer_action
-  std::array<uint64_t, 16> parse_class{};        // enum parse_class
-  std::map<std::string, uint64_t> hazard;        // hazard kinds (named bins)
+  std::array<uint64_t, 8> gate_row{};       // fs_rfs_core GateRow values (spec 3.2 table)
+  std::array<uint64_t, 8> path{};           // SetRpsCpuPath values
+  std::array<uint64_t, 4> action{};         // enum steer_action
+  std::array<uint64_t, 16> parse_class{};   // enum parse_class
+  std::map<std::string, uint64_t> hazard;   // hazard kinds (named bins)
   std::map<std::string, uint32_t> rtl_counters;  // last CNT_LO read of each rtl_only counter
-  std::array<uint64_t, 8> driver_error{};        // -errno kinds seen (named in coverage_report)
+  std::array<uint64_t, 8> driver_error{};   // -errno kinds seen (named in coverage_report)
   std::vector<std::string> empty_bins(bool need_all_parse_classes = true) const;
   std::string report() const;
 };
@@ -86,10 +86,10 @@ class Scoreboard {
   Coverage cov_;
   ScoreboardStats stats_;
   std::deque<std::pair<std::vector<uint8_t>, uint16_t>> frames_;  // sent, record not yet seen
-  size_t applied_ = 0;                // transactions applied to the model
+  size_t applied_ = 0;        // transactions applied to the model
   std::deque<EngineRecord> pending_;  // records whose transactions have not completed yet
-  uint64_t seq64_ = 0;                // cmd_seq of the last record, widened past 2^32
-  int last_cnt_lo_ = -1;              // counter index latched into CNT_HI by the last CNT_LO read
+  uint64_t seq64_ = 0;        // cmd_seq of the last record, widened past 2^32
+  int last_cnt_lo_ = -1;      // counter index latched into CNT_HI by the last CNT_LO read
   struct PrevPacket {
     bool valid = false;
     int32_t slot_queue = -1;

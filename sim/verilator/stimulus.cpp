@@ -25,8 +25,7 @@ void Stimulus::run(uint64_t packets, const std::function<void(uint64_t)>& progre
       } else if (sim.clocks() - last_progress_clock > 1000000) {  // a deadlock, not back-pressure
         throw std::runtime_error("stimulus: the engine accepted no frame for 10^6 clocks (clock " +
                                  std::to_string(sim.clocks()) + ", " + std::to_string(sent_) +
-                                 " frames sent, " + std::to_string(sb_.stats().packets) +
-                                 " records checked)");
+                                 " frames sent, " + std::to_string(sb_.stats().packets) + " records checked)");
       }
       continue;
     }

@@ -56,11 +56,11 @@ struct ConformOptions {
   EngineBuild build = EngineBuild::kStandard;
   uint64_t seed = 1;
   uint64_t packets = 10000;
-  double frame_gap = 0.1;  // idle probability before a frame beat
-  double rec_ready = 0.8;  // record sink ready probability
+  double frame_gap = 0.1;       // idle probability before a frame beat
+  double rec_ready = 0.8;       // record sink ready probability
   std::string trace_path;
-  StimulusConfig stim;  // seed copied from `seed`
-  std::string rerun;    // command line that reproduces the run (for the report)
+  StimulusConfig stim;          // seed copied from `seed`
+  std::string rerun;            // command line that reproduces the run (for the report)
   std::function<void(uint64_t, uint64_t)> progress;  // (frames sent, total)
 };
 

@@ -33,8 +33,7 @@ class SimFrames : public FramePort {
 
 class VerilatorPort : public device::EnginePort {
  public:
-  explicit VerilatorPort(const EngineSimOptions& o)
-      : sim_(o), frames_(sim_), bus_(sim_, &frames_) {}
+  explicit VerilatorPort(const EngineSimOptions& o) : sim_(o), frames_(sim_), bus_(sim_, &frames_) {}
   bus::RegisterBus& bus() override { return bus_; }
   FramePort* frames() override { return &frames_; }
   const char* kind() const override { return "verilator"; }

@@ -10,8 +10,7 @@
 
 namespace flowsteer::sim {
 
-std::unique_ptr<device::EnginePort> open_verilator_port(
-    const EngineSimOptions& opt = EngineSimOptions{});
+std::unique_ptr<device::EnginePort> open_verilator_port(const EngineSimOptions& opt = EngineSimOptions{});
 // The implemented sizes of a build, for a model configured like it.
 engine::EngineCaps verilator_caps(EngineBuild build = EngineBuild::kStandard);
 

@@ -51,14 +51,12 @@ struct Result {
   std::string out, err;
 };
 
-Result run(const std::vector<std::string>& args, const std::string& stdout_path,
-           const std::string& stdin_path, const std::vector<std::string>& env,
-           const std::string& tmp) {
+Result run(const std::vector<std::string>& args, const std::string& stdout_path, const std::string& stdin_path,
+           const std::vector<std::string>& env, const std::string& tmp) {
   const std::string out_file = tmp + ".out", err_file = tmp + ".err";
   const pid_t pid = fork();
   if (pid == 0) {
-    const int o = open(stdout_path.empty() ? out_file.c_str() : stdout_path.c_str(),
-                       O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int o = open(stdout_path.empty() ? out_file.c_str() : stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int e = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int i = open(stdin_path.empty() ? "/dev/null" : stdin_path.c_str(), O_RDONLY);
     if (o < 0 || e < 0 || i < 0) _exit(127);
@@ -97,28 +95,17 @@ int main(int argc, char** argv) {
       return 2;
     }
     const std::string v = argv[++i];
-    if (a == "--rc")
-      rc = std::atoi(v.c_str());
-    else if (a == "--lines")
-      lines = std::atoi(v.c_str());
-    else if (a == "--word")
-      words.push_back(v);
-    else if (a == "--stdout-has")
-      stdout_has.push_back(v);
-    else if (a == "--stdout")
-      stdout_path = v;
-    else if (a == "--stdin")
-      stdin_path = v;
-    else if (a == "--env")
-      env.push_back(v);
-    else if (a == "--absent")
-      absent.push_back(v);
-    else if (a == "--max-stderr")
-      max_stderr = std::atol(v.c_str());
-    else if (a == "--dir")
-      dir = v;
-    else if (a == "--same-stdout")
-      same = v;
+    if (a == "--rc") rc = std::atoi(v.c_str());
+    else if (a == "--lines") lines = std::atoi(v.c_str());
+    else if (a == "--word") words.push_back(v);
+    else if (a == "--stdout-has") stdout_has.push_back(v);
+    else if (a == "--stdout") stdout_path = v;
+    else if (a == "--stdin") stdin_path = v;
+    else if (a == "--env") env.push_back(v);
+    else if (a == "--absent") absent.push_back(v);
+    else if (a == "--max-stderr") max_stderr = std::atol(v.c_str());
+    else if (a == "--dir") dir = v;
+    else if (a == "--same-stdout") same = v;
     else {
       std::fprintf(stderr, "badinput_run: unknown option %s\n", a.c_str());
       return 2;
@@ -134,8 +121,7 @@ int main(int argc, char** argv) {
   stdin_path = decode(stdin_path, dir);
   stdout_path = decode(stdout_path, dir);
   for (auto& a : absent) a = decode(a, dir);
-  const std::string tmp =
-      (dir.empty() ? std::string("/tmp") : dir) + "/.run-" + std::to_string(getpid());
+  const std::string tmp = (dir.empty() ? std::string("/tmp") : dir) + "/.run-" + std::to_string(getpid());
 
   for (const auto& a : absent) std::remove(a.c_str());
   const Result r = run(args, stdout_path, stdin_path, env, tmp);
@@ -149,15 +135,14 @@ int main(int argc, char** argv) {
   for (char c : r.err) nl += c == '\n';
   const bool complete = r.err.empty() || r.err.back() == '\n';
   if (int(nl) != lines || !complete)
-    fail("stderr has " + std::to_string(nl) + " line(s)" +
-         (complete ? "" : " and an unterminated one") + ", expected " + std::to_string(lines));
+    fail("stderr has " + std::to_string(nl) + " line(s)" + (complete ? "" : " and an unterminated one") +
+         ", expected " + std::to_string(lines));
   for (const auto& w : words)
     if (r.err.find(w) == std::string::npos) fail("stderr lacks '" + w + "'");
   for (const auto& w : stdout_has)
     if (r.out.find(w) == std::string::npos) fail("stdout lacks '" + w + "'");
   if (max_stderr >= 0 && long(r.err.size()) > max_stderr)
-    fail("stderr is " + std::to_string(r.err.size()) + " bytes, more than " +
-         std::to_string(max_stderr));
+    fail("stderr is " + std::to_string(r.err.size()) + " bytes, more than " + std::to_string(max_stderr));
   for (const auto& a : absent) {
     struct stat st {};
     if (stat(a.c_str(), &st) == 0) fail("'" + a + "' was left behind");
@@ -167,14 +152,11 @@ int main(int argc, char** argv) {
     std::istringstream s(decode(same, dir));
     for (std::string w; s >> w;) ref.push_back(w);
     const Result m = run(ref, "", "", env, tmp + "r");
-    if (m.rc != 0)
-      fail("the reference run exited " + std::to_string(m.rc) + ": " + m.err);
-    else if (m.out != r.out)
-      fail("stdout differs from the reference run's");
+    if (m.rc != 0) fail("the reference run exited " + std::to_string(m.rc) + ": " + m.err);
+    else if (m.out != r.out) fail("stdout differs from the reference run's");
   }
   if (!ok) {
-    std::cerr << "--- stderr (" << r.err.size() << " bytes) ---\n"
-              << r.err.substr(0, 2000) << "\n--- stdout ---\n"
+    std::cerr << "--- stderr (" << r.err.size() << " bytes) ---\n" << r.err.substr(0, 2000) << "\n--- stdout ---\n"
               << r.out.substr(0, 2000) << "\n";
     return 1;
   }

@@ -50,8 +50,7 @@ flowsteer::FlowTuple tcp(uint32_t i, bool v6 = false) {
   t.family = v6 ? 6 : 4;
   t.proto = flowsteer::kIpProtoTcp;
   if (v6) {
-    t.src[0] = 0xfd, t.dst[0] = 0xfd, t.src[15] = uint8_t(i), t.src[14] = uint8_t(i >> 8),
-    t.dst[15] = 1;
+    t.src[0] = 0xfd, t.dst[0] = 0xfd, t.src[15] = uint8_t(i), t.src[14] = uint8_t(i >> 8), t.dst[15] = 1;
   } else {
     t.src = {10, 1, uint8_t(i >> 8), uint8_t(i)};
     t.dst = {10, 2, 0, 1};
@@ -93,15 +92,13 @@ int main(int argc, char** argv) {
     PcapWriter w(dir + "/many.pcap", 1);
     uint64_t us = 0;
     for (int round = 0; round < 3; ++round)
-      for (uint32_t i = 0; i < 3000; ++i)
-        w.frame(us += 50, build_frame(round == 1 ? tcp(i).reversed() : tcp(i)));
+      for (uint32_t i = 0; i < 3000; ++i) w.frame(us += 50, build_frame(round == 1 ? tcp(i).reversed() : tcp(i)));
     ok &= w.ok();
   }
   {  // zero-length records between ordinary frames
     PcapWriter w(dir + "/zero.pcap", 1);
     uint64_t us = 0;
-    for (int i = 0; i < 40; ++i)
-      w.frame(us += 700, i % 7 == 3 ? std::vector<uint8_t>{} : build_frame(tcp(uint32_t(i % 4))));
+    for (int i = 0; i < 40; ++i) w.frame(us += 700, i % 7 == 3 ? std::vector<uint8_t>{} : build_frame(tcp(uint32_t(i % 4))));
     ok &= w.ok();
   }
   {  // raw IP (LINKTYPE_RAW 101): an IPv4 packet with no Ethernet header
@@ -112,30 +109,25 @@ int main(int argc, char** argv) {
   }
   {  // 2,000 frames of 4 connections, one frame a second: 2,000 s of capture time, mostly idle
     PcapWriter w(dir + "/idle.pcap", 1);
-    for (uint32_t i = 0; i < 2000; ++i)
-      w.frame(uint64_t(i) * 1000000 + 17, build_frame(tcp(i % 4)));
+    for (uint32_t i = 0; i < 2000; ++i) w.frame(uint64_t(i) * 1000000 + 17, build_frame(tcp(i % 4)));
     ok &= w.ok();
   }
 
   const std::string config =
       R"({"op":"config","cpus":3,"queues":3,"variant":"patched","rps_flow_cnt":16,"sock_flow_entries":256})";
   auto packet = [](const std::string& src) {
-    return R"({"op":"packet","rxq":0,"hash":"0xFFFD","flow":{"family":4,"proto":"tcp","src":")" +
-           src + R"(","dst":"10.0.1.1","sport":40001,"dport":5001}})";
+    return R"({"op":"packet","rxq":0,"hash":"0xFFFD","flow":{"family":4,"proto":"tcp","src":")" + src +
+           R"(","dst":"10.0.1.1","sport":40001,"dport":5001}})";
   };
-  ok &= write_text(dir + "/newline_in_string.jsonl",
-                   config + "\n" + packet("10.0.0.1\\nsecond line") + "\n");
-  ok &= write_text(dir + "/big_value.jsonl",
-                   config + "\n" + packet(std::string(20u << 20, '9')) + "\n");
-  ok &= write_text(dir + "/nul_escape.jsonl",
-                   config + "\n" + packet("10.0.0.1\\u0000garbage") + "\n");
-  ok &= write_text(dir + "/cr_only.jsonl",
-                   "# CR-only line ends\r" + config + "\r" + packet("10.0.0.1") + "\r");
-  ok &= write_text(dir + "/bom_comment.jsonl", "\xEF\xBB\xBF# a comment after a byte-order mark\n" +
-                                                   config + "\n" + packet("10.0.0.1") + "\n");
+  ok &= write_text(dir + "/newline_in_string.jsonl", config + "\n" + packet("10.0.0.1\\nsecond line") + "\n");
+  ok &= write_text(dir + "/big_value.jsonl", config + "\n" + packet(std::string(20u << 20, '9')) + "\n");
+  ok &= write_text(dir + "/nul_escape.jsonl", config + "\n" + packet("10.0.0.1\\u0000garbage") + "\n");
+  ok &= write_text(dir + "/cr_only.jsonl", "# CR-only line ends\r" + config + "\r" + packet("10.0.0.1") + "\r");
+  ok &= write_text(dir + "/bom_comment.jsonl", "\xEF\xBB\xBF# a comment after a byte-order mark\n" + config + "\n" +
+                                                   packet("10.0.0.1") + "\n");
   ok &= write_text(dir + "/vtab_line.jsonl", config + "\n\v\n" + packet("10.0.0.1") + "\n");
-  ok &= write_text(dir + "/bad_json_long.jsonl",
-                   config + "\n{\"op\":\"packet\",\"rxq\":" + std::string(1u << 20, '7') + "x}\n");
+  ok &= write_text(dir + "/bad_json_long.jsonl", config + "\n{\"op\":\"packet\",\"rxq\":" + std::string(1u << 20, '7') +
+                                                     "x}\n");
   if (!ok) {
     std::fprintf(stderr, "badinput_gen: cannot write into %s\n", dir.c_str());
     return 2;

@@ -33,8 +33,7 @@ inline FlowTuple tcp4(uint32_t n, uint16_t dport = 80) {
   return flowsteer::make_tuple("10.0.0.1", "10.0.1.1", uint16_t(1000 + n), dport);
 }
 inline FlowTuple udp4(uint32_t n, uint16_t dport = 53) {
-  return flowsteer::make_tuple("10.0.0.1", "10.0.1.1", uint16_t(1000 + n), dport,
-                               flowsteer::kIpProtoUdp);
+  return flowsteer::make_tuple("10.0.0.1", "10.0.1.1", uint16_t(1000 + n), dport, flowsteer::kIpProtoUdp);
 }
 inline FlowTuple tcp6(uint32_t n, uint16_t dport = 443) {
   return flowsteer::make_tuple("2001:db8::1", "2001:db8:1::7", uint16_t(1000 + n), dport);
@@ -94,8 +93,7 @@ inline Bytes frame_ipv4_options(const FlowTuple& t, uint8_t option_words) {
 // IPv6 with an extension-header chain before the upper layer of t. Each element is
 // (header type, length in 8-byte units minus 1): 0 Hop-by-Hop, 43 Routing, 60 Dest. options,
 // 44 Fragment (len ignored: always 8 bytes), or an unwalked type (135, 139, 140, 253, 254).
-inline Bytes frame_ipv6_ext(const FlowTuple& t,
-                            std::initializer_list<std::pair<uint8_t, uint8_t>> chain,
+inline Bytes frame_ipv6_ext(const FlowTuple& t, std::initializer_list<std::pair<uint8_t, uint8_t>> chain,
                             uint8_t vlan_tags = 0) {
   Bytes b = {0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02};
   if (vlan_tags == 2) {
@@ -156,8 +154,7 @@ inline Bytes frame_ipv6_ext(const FlowTuple& t,
 
 // Non-IP frames: an EtherType (ARP 0x0806, LLDP 0x88CC, MPLS 0x8847, an 802.3 length 0x05DC)
 // with `len` bytes of payload, optionally behind VLAN TPIDs (three tags: the third is not skipped).
-inline Bytes frame_non_ip(uint16_t ethertype, std::initializer_list<uint16_t> tpids = {},
-                          size_t len = 46) {
+inline Bytes frame_non_ip(uint16_t ethertype, std::initializer_list<uint16_t> tpids = {}, size_t len = 46) {
   Bytes b = {0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02};
   for (uint16_t tpid : tpids) {
     put16(b, tpid);
@@ -173,23 +170,18 @@ enum class Bad { kIpv4Version, kIpv4IhlBelow5, kIpv4TotalLenBelowHeader, kIpv6Ve
 inline Bytes frame_malformed(const FlowTuple& t, Bad what) {
   if (what == Bad::kIpv6Version) {
     Bytes b = flowsteer::nic::build_frame(t);  // t must be IPv6
-    b[14] = uint8_t(0x40 | (b[14] & 0x0F));    // version 4 in an 0x86DD frame
+    b[14] = uint8_t(0x40 | (b[14] & 0x0F));   // version 4 in an 0x86DD frame
     return b;
   }
   Bytes b = flowsteer::nic::build_frame(t);  // t must be IPv4
   switch (what) {
-    case Bad::kIpv4Version:
-      b[14] = 0x65;
-      break;  // version 6 in an 0x0800 frame
-    case Bad::kIpv4IhlBelow5:
-      b[14] = 0x44;
-      break;                             // IHL 4
-    case Bad::kIpv4TotalLenBelowHeader:  // total length 19 < 20
+    case Bad::kIpv4Version: b[14] = 0x65; break;       // version 6 in an 0x0800 frame
+    case Bad::kIpv4IhlBelow5: b[14] = 0x44; break;     // IHL 4
+    case Bad::kIpv4TotalLenBelowHeader:                  // total length 19 < 20
       b[16] = 0;
       b[17] = 19;
       break;
-    default:
-      break;
+    default: break;
   }
   return b;
 }

@@ -32,10 +32,10 @@ namespace flowsteer::testbench::conformance {
 namespace r = flowsteer::regs;
 namespace fe = flowsteer::engine;
 namespace fk = flowsteer::kernel;
+using flowsteer::bus::AxiResp;
 using fe::FilterErr;
 using fe::OutputRecord;
 using fe::SteerAction;
-using flowsteer::bus::AxiResp;
 using flowsteer::nic::HashMode;
 using flowsteer::nic::ParseClass;
 using flowsteer::sim::EngineBuild;
@@ -43,8 +43,8 @@ using flowsteer::sim::EngineBuild;
 struct RigOptions {
   EngineBuild build = EngineBuild::kStandard;
   uint64_t seed = 1;
-  double frame_gap = 0.05;             // idle clocks before frame beats
-  double rec_ready = 0.8;              // record sink back-pressure
+  double frame_gap = 0.05;  // idle clocks before frame beats
+  double rec_ready = 0.8;   // record sink back-pressure
   uint64_t max_wait_clocks = 500'000;  // a hung transaction or drain fails fast
 };
 
@@ -84,8 +84,7 @@ class Rig : public flowsteer::bus::RegisterBus {
     so.max_wait_clocks = o.max_wait_clocks;
     sim_ = std::make_unique<flowsteer::sim::EngineSim>(so);
     sb_ = std::make_unique<flowsteer::sim::Scoreboard>(
-        *sim_, o.seed,
-        "FS_ENGINE_TRACE=directed.fst test_conform --gtest_filter=" + current_test_name());
+        *sim_, o.seed, "FS_ENGINE_TRACE=directed.fst test_conform --gtest_filter=" + current_test_name());
     shadow_ = std::make_unique<fe::EngineRegisterFile>(sim_->caps());
     drv_ = std::make_unique<flowsteer::driver::EngineDriver>(*this);
   }
@@ -168,9 +167,8 @@ class Rig : public flowsteer::bus::RegisterBus {
   bool finish() {
     sb_->finish();
     if (!sb_->ok()) {
-      ADD_FAILURE() << sb_->mismatch()->format(
-          opt_.seed,
-          "FS_ENGINE_TRACE=directed.fst test_conform --gtest_filter=" + current_test_name());
+      ADD_FAILURE() << sb_->mismatch()->format(opt_.seed, "FS_ENGINE_TRACE=directed.fst test_conform --gtest_filter=" +
+                                                              current_test_name());
       return false;
     }
     if (!stale_) {  // the shadow saw the same history as the scoreboard's model
@@ -202,9 +200,7 @@ class Rig : public flowsteer::bus::RegisterBus {
     EXPECT_EQ(read(off, v), AxiResp::kOkay) << "read of 0x" << std::hex << off;
     return v;
   }
-  void wr(uint32_t off, uint32_t v) {
-    EXPECT_EQ(write(off, v), AxiResp::kOkay) << "write of 0x" << std::hex << off;
-  }
+  void wr(uint32_t off, uint32_t v) { EXPECT_EQ(write(off, v), AxiResp::kOkay) << "write of 0x" << std::hex << off; }
   uint64_t cnt(r::Counter c) { return drv_->counter(uint32_t(c)); }
   uint32_t ctrl() { return rd(r::CTRL::kAddr); }
   void ctrl_bit(r::Field f, bool on) {
@@ -222,15 +218,13 @@ class Rig : public flowsteer::bus::RegisterBus {
   uint32_t tail(uint32_t cpu) { return rd(r::TAIL::addr(cpu)); }
   // rps_flow_cnt of one queue: 0 removes, else 2^log2 slots.
   AxiResp flow_cnt_log2(uint32_t q, int log2) {
-    return write(r::RPS_FLOW_CNT::addr(q), log2 < 0 ? 0u
-                                                    : r::RPS_FLOW_CNT::LOG2.put(uint32_t(log2)) |
-                                                          r::RPS_FLOW_CNT::PRESENT.put(1));
+    return write(r::RPS_FLOW_CNT::addr(q),
+                 log2 < 0 ? 0u : r::RPS_FLOW_CNT::LOG2.put(uint32_t(log2)) | r::RPS_FLOW_CNT::PRESENT.put(1));
   }
   // The same RPS map {cpus...} for queue q (pool entries from `base`).
   void rps_map(uint32_t q, const std::vector<uint32_t>& cpus, uint32_t base = 0) {
     for (size_t i = 0; i < cpus.size(); ++i) wr(r::RPS_MAP_CPUS::addr(base + uint32_t(i)), cpus[i]);
-    wr(r::RPS_MAP::addr(q),
-       r::RPS_MAP::LEN.put(uint32_t(cpus.size())) | r::RPS_MAP::BASE.put(base));
+    wr(r::RPS_MAP::addr(q), r::RPS_MAP::LEN.put(uint32_t(cpus.size())) | r::RPS_MAP::BASE.put(base));
   }
   // rps_record_sock_flow(hash, cpu) with the sock table and rps_cpu_mask the engine has now.
   void sock(uint32_t hash, uint32_t cpu) {
@@ -292,13 +286,10 @@ class Rig : public flowsteer::bus::RegisterBus {
     EXPECT_NE(t, nullptr) << "queue " << q << " has no table";
     return t ? t->slot(hash, kernel().config().slot_mode) : 0;
   }
-  const fk::rps_dev_flow& slot_state(uint32_t q, uint32_t s) {
-    return kernel().flow_table(q)->flows.at(s);
-  }
+  const fk::rps_dev_flow& slot_state(uint32_t q, uint32_t s) { return kernel().flow_table(q)->flows.at(s); }
   // First flow gen(n), n = start.., with pred; fails the test when none is found.
-  Flow find(const std::function<FlowTuple(uint32_t)>& gen,
-            const std::function<bool(const Flow&)>& pred, uint32_t start = 0,
-            uint32_t limit = 60000) {
+  Flow find(const std::function<FlowTuple(uint32_t)>& gen, const std::function<bool(const Flow&)>& pred,
+            uint32_t start = 0, uint32_t limit = 60000) {
     for (uint32_t n = start; n < start + limit; ++n) {
       Flow fl = flow(gen(n));
       if (fl.hash != 0 && pred(fl)) return fl;

@@ -79,19 +79,16 @@ TEST(DirectedFrames, EveryParseClassAndHeaderFeature) {
         {"802.3 length", frame_non_ip(0x05DC), ParseClass::kNonIp},
         {"vlan arp", frame_non_ip(0x0806, {0x8100}), ParseClass::kNonIp},
         {"ipv4 frag first", frame_ipv4_fragment(tcp4(12), Frag::kFirst), ParseClass::kIpv4Fragment},
-        {"ipv4 frag middle", frame_ipv4_fragment(tcp4(13), Frag::kMiddle),
-         ParseClass::kIpv4Fragment},
+        {"ipv4 frag middle", frame_ipv4_fragment(tcp4(13), Frag::kMiddle), ParseClass::kIpv4Fragment},
         {"ipv4 frag last", frame_ipv4_fragment(udp4(14), Frag::kLast), ParseClass::kIpv4Fragment},
         {"ipv6 frag first", frame_ipv6_fragment(tcp6(15), Frag::kFirst), ParseClass::kIpv6Fragment},
-        {"ipv6 frag middle", frame_ipv6_fragment(udp6(16), Frag::kMiddle),
-         ParseClass::kIpv6Fragment},
+        {"ipv6 frag middle", frame_ipv6_fragment(udp6(16), Frag::kMiddle), ParseClass::kIpv6Fragment},
         {"ipv6 frag last", frame_ipv6_fragment(tcp6(17), Frag::kLast), ParseClass::kIpv6Fragment},
         {"ipv6 hbh tcp", frame_ipv6_ext(tcp6(18), {{0, 0}}), ParseClass::kIpv6Tcp},
         {"ipv6 routing udp", frame_ipv6_ext(udp6(19), {{43, 2}}), ParseClass::kIpv6Udp},
         {"ipv6 dstopt+hbh tcp", frame_ipv6_ext(tcp6(20), {{60, 1}, {0, 0}}), ParseClass::kIpv6Tcp},
         {"ipv6 hbh+frag", frame_ipv6_ext(tcp6(21), {{0, 0}, {44, 0}}), ParseClass::kIpv6Fragment},
-        {"ipv6 three ext", frame_ipv6_ext(tcp6(22), {{0, 0}, {43, 0}, {60, 0}}),
-         ParseClass::kUnsupported},
+        {"ipv6 three ext", frame_ipv6_ext(tcp6(22), {{0, 0}, {43, 0}, {60, 0}}), ParseClass::kUnsupported},
         {"ipv6 mobility", frame_ipv6_ext(tcp6(23), {{135, 0}}), ParseClass::kUnsupported},
         {"ipv6 hip", frame_ipv6_ext(tcp6(24), {{139, 1}}), ParseClass::kUnsupported},
         {"ipv6 shim6", frame_ipv6_ext(tcp6(25), {{140, 0}}), ParseClass::kUnsupported},
@@ -100,17 +97,15 @@ TEST(DirectedFrames, EveryParseClassAndHeaderFeature) {
         {"vlan ipv6 hbh udp", frame_ipv6_ext(udp6(28), {{0, 1}}, 1), ParseClass::kIpv6Udp},
         {"ipv4 bad version", frame_malformed(tcp4(29), Bad::kIpv4Version), ParseClass::kMalformed},
         {"ipv4 ihl 4", frame_malformed(tcp4(30), Bad::kIpv4IhlBelow5), ParseClass::kMalformed},
-        {"ipv4 total length 19", frame_malformed(tcp4(31), Bad::kIpv4TotalLenBelowHeader),
-         ParseClass::kMalformed},
+        {"ipv4 total length 19", frame_malformed(tcp4(31), Bad::kIpv4TotalLenBelowHeader), ParseClass::kMalformed},
         {"ipv6 bad version", frame_malformed(tcp6(32), Bad::kIpv6Version), ParseClass::kMalformed},
         {"runt", Bytes{1, 2, 3, 4, 5}, ParseClass::kTruncated},
         {"one byte", Bytes{0x55}, ParseClass::kTruncated},
     };
     for (uint8_t words = 1; words <= 10; ++words)
-      cs.push_back({"ipv4 options " + std::to_string(words),
-                    frame_ipv4_options(tcp4(40u + words), words), ParseClass::kIpv4Tcp});
-    cs.push_back({"ipv4 options udp qinq",
-                  [] {
+      cs.push_back({"ipv4 options " + std::to_string(words), frame_ipv4_options(tcp4(40u + words), words),
+                    ParseClass::kIpv4Tcp});
+    cs.push_back({"ipv4 options udp qinq", [] {
                     flowsteer::nic::FrameOptions o;
                     o.vlan_tags = 2;
                     o.ipv4_option_words = 10;  // 14 + 8 + 60 + 8 = 90 bytes of headers
@@ -128,8 +123,8 @@ TEST(DirectedFrames, EveryParseClassAndHeaderFeature) {
 }
 
 // Every prefix (1..80 bytes) of 80-byte TCP frames (IPv4, IPv4 in QinQ, IPv6): kTruncated until the
-// TCP header is complete, then TCP. A 0-byte frame cannot be sent on AXI4-Stream (a transfer
-// carries at least one byte with TLAST): the harness refuses it.
+// TCP header is complete, then TCP. A 0-byte frame cannot be sent on AXI4-Stream (a transfer carries
+// at least one byte with TLAST): the harness refuses it.
 TEST(DirectedFrames, TruncatedEveryLength) {
   Rig rig(opts(503));
   rig.configure(setup_for(rig));
@@ -152,7 +147,7 @@ TEST(DirectedFrames, TruncatedEveryLength) {
     for (size_t n = 1; n <= 80; ++n) frames.push_back(prefix(full.f, n));
     auto recs = rig.burst(frames);
     for (size_t n = 1; n <= 80; ++n) {
-      const ParseClass want = n < full.need         ? ParseClass::kTruncated
+      const ParseClass want = n < full.need ? ParseClass::kTruncated
                               : full.name == "ipv6" ? ParseClass::kIpv6Tcp
                                                     : ParseClass::kIpv4Tcp;
       EXPECT_EQ(recs[n - 1].cls, want) << full.name << " prefix " << n;
@@ -176,8 +171,7 @@ TEST(DirectedFrames, JumboAndMultiBeatBothBuilds) {
     Rig rig(o);
     rig.configure(setup_for(rig));
     const uint32_t t = 1;
-    Flow j4 =
-        rig.find([](uint32_t n) { return tcp4(n); }, [&](const Flow& f) { return f.rxq != t; });
+    Flow j4 = rig.find([](uint32_t n) { return tcp4(n); }, [&](const Flow& f) { return f.rxq != t; });
     const Bytes jumbo4 = frame_payload(j4.t, 9000 - 54);
     ASSERT_EQ(jumbo4.size(), 9000u);
     rig.sock(rig.flow(jumbo4).hash, t);

@@ -26,12 +26,9 @@ std::vector<Pair> pairs() {
       {"tcp6", frame(t6), frame(t6.reversed())},
       {"udp6 vlan", frame_vlan(u6, 1), frame_vlan(u6.reversed(), 2)},
       {"icmp4", frame(icmp), frame(icmp.reversed())},
-      {"ipv4 fragment", frame_ipv4_fragment(tcp4(3), Frag::kMiddle),
-       frame_ipv4_fragment(tcp4(3).reversed(), Frag::kMiddle)},
-      {"ipv6 fragment", frame_ipv6_fragment(tcp6(4), Frag::kFirst),
-       frame_ipv6_fragment(tcp6(4).reversed(), Frag::kFirst)},
-      {"ipv6 ext udp", frame_ipv6_ext(u6, {{0, 0}, {60, 1}}),
-       frame_ipv6_ext(u6.reversed(), {{43, 0}})},
+      {"ipv4 fragment", frame_ipv4_fragment(tcp4(3), Frag::kMiddle), frame_ipv4_fragment(tcp4(3).reversed(), Frag::kMiddle)},
+      {"ipv6 fragment", frame_ipv6_fragment(tcp6(4), Frag::kFirst), frame_ipv6_fragment(tcp6(4).reversed(), Frag::kFirst)},
+      {"ipv6 ext udp", frame_ipv6_ext(u6, {{0, 0}, {60, 1}}), frame_ipv6_ext(u6.reversed(), {{43, 0}})},
   };
   return p;
 }

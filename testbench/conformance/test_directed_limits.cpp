@@ -68,10 +68,8 @@ uint32_t sock_mask(Rig& rig) { return rig.kernel().sock_table()->mask; }
 // holds id 2 (-EADDRINUSE: id aliasing after 65,535 allocations), then 3.
 TEST(DirectedLimits, Spec8_19_30_FilterIdWrap) {
   Rig rig(small_opts(1930, true));
-  if (rig.max_cpus() < 2 || rig.max_queues() < 2)
-    GTEST_SKIP() << "the small build needs 2 CPUs and 2 queues";
-  if (rig.caps().flt_id_width != 16)
-    GTEST_SKIP() << "ice ids are 16-bit; this build has FLT_ID_WIDTH " << rig.caps().flt_id_width;
+  if (rig.max_cpus() < 2 || rig.max_queues() < 2) GTEST_SKIP() << "the small build needs 2 CPUs and 2 queues";
+  if (rig.caps().flt_id_width != 16) GTEST_SKIP() << "ice ids are 16-bit; this build has FLT_ID_WIDTH " << rig.caps().flt_id_width;
   RigSetup s = small_setup(rig);
   s.variant = Variant::kOriginal;
   rig.configure(s);
@@ -85,8 +83,7 @@ TEST(DirectedLimits, Spec8_19_30_FilterIdWrap) {
     if (f.rxq == qt) return false;
     for (size_t i = 0; i < fl.size(); ++i) {
       const Flow& o = fl[i];
-      if ((f.hash & sm) == (o.hash & sm) ||
-          (f.rxq == o.rxq && rig.slot(f.rxq, f.hash) == rig.slot(o.rxq, o.hash)))
+      if ((f.hash & sm) == (o.hash & sm) || (f.rxq == o.rxq && rig.slot(f.rxq, f.hash) == rig.slot(o.rxq, o.hash)))
         return false;
       if (fl.size() < batch && bucket(rig, f.t) == bucket(rig, o.t)) return false;
     }
@@ -107,8 +104,7 @@ TEST(DirectedLimits, Spec8_19_30_FilterIdWrap) {
     auto recs = rig.burst(frames);
     for (const auto& rec : recs) {
       ++counter;
-      wrong += !(rec.action == SteerAction::kSteered && rec.steer_id == counter % 0xFFFF &&
-                 !rec.filter_hit);
+      wrong += !(rec.action == SteerAction::kSteered && rec.steer_id == counter % 0xFFFF && !rec.filter_hit);
     }
     for (const auto& rec : recs) {
       rig.wr(r::EVT_POP::kAddr, r::EVT_POP::POP.put(1));
@@ -116,8 +112,7 @@ TEST(DirectedLimits, Spec8_19_30_FilterIdWrap) {
       rig.wr(r::FLT_CMD::kAddr, r::FLT_CMD::OP.put(uint32_t(r::FilterOp::kDelete)));
     }
     if (counter % 8192 < batch) {
-      ASSERT_TRUE(rig.sb().ok()) << rig.sb().mismatch()->format(
-          1930, "test_conform --gtest_filter=*FilterIdWrap");
+      ASSERT_TRUE(rig.sb().ok()) << rig.sb().mismatch()->format(1930, "test_conform --gtest_filter=*FilterIdWrap");
     }
   }
   EXPECT_EQ(wrong, 0u);
@@ -128,9 +123,7 @@ TEST(DirectedLimits, Spec8_19_30_FilterIdWrap) {
   EXPECT_EQ(rig.evt_count(), 0u);
   EXPECT_EQ(rig.flt_count(), 0u);
   // Cross the wrap one steer at a time, with a live host filter holding id 2.
-  Flow alias =
-      rig.find([](uint32_t n) { return udp4(n); },
-               [&](const Flow& f) { return bucket(rig, f.t) != bucket(rig, fl[batch].t); }, 40000);
+  Flow alias = rig.find([](uint32_t n) { return udp4(n); }, [&](const Flow& f) { return bucket(rig, f.t) != bucket(rig, fl[batch].t); }, 40000);
   ASSERT_EQ(rig.flt(r::FilterOp::kInsert, alias.t, 2, 0), FilterErr::kOk);
   const int32_t want[] = {65534, 0, 1, -EADDRINUSE, 3};
   for (size_t i = 0; i < 5; ++i) {
@@ -215,8 +208,7 @@ TEST(DirectedLimits, Spec8_32_FullFilterBucketEnospc) {
   EXPECT_EQ(rec.action, SteerAction::kSteered);
   EXPECT_EQ(rec.steer_id, ways + 2);
   // a host insert into the full bucket answers FULL the same way
-  Flow extra = rig.find([](uint32_t n) { return udp4(n); },
-                        [&](const Flow& f) { return bucket(rig, f.t) == b; }, 20000);
+  Flow extra = rig.find([](uint32_t n) { return udp4(n); }, [&](const Flow& f) { return bucket(rig, f.t) == b; }, 20000);
   EXPECT_EQ(rig.flt(r::FilterOp::kInsert, extra.t, 999, 0), FilterErr::kFull);
   FS_FINISH(rig);
   EXPECT_GT(rig.sb().coverage().driver_error[2], 0u);
@@ -236,9 +228,7 @@ TEST(DirectedLimits, EventFifoOverflowRefusesWithEbusy) {
   std::map<uint32_t, unsigned> per_bucket;
   for (uint32_t n = 0; n < 60000 && fl.size() < depth + 2; ++n) {
     Flow f = rig.flow(tcp4(n));
-    if (f.hash == 0 || f.rxq == t || f.rxq == t2 ||
-        per_bucket[bucket(rig, f.t)] >= rig.caps().flt_ways)
-      continue;
+    if (f.hash == 0 || f.rxq == t || f.rxq == t2 || per_bucket[bucket(rig, f.t)] >= rig.caps().flt_ways) continue;
     bool ok = true;
     for (const auto& o : fl)
       ok &= (f.hash & sm) != (o.hash & sm) && rig.slot(t, f.hash) != rig.slot(t, o.hash) &&
@@ -321,8 +311,7 @@ TEST(DirectedLimits, RuntimeResizeWithPacketsInFlight) {
       ASSERT_EQ(rig.flow_cnt_log2((t + 1 + uint32_t(round)) % 8, 4 + round % 3), AxiResp::kOkay);
       rig.head_add(t, 7);
     } catch (const std::exception& e) {
-      FAIL() << "round " << round << " (RPS_FLOW_CNT[" << t << "] log2 " << sizes[round]
-             << "): " << e.what();
+      FAIL() << "round " << round << " (RPS_FLOW_CNT[" << t << "] log2 " << sizes[round] << "): " << e.what();
     }
   }
   FS_FINISH(rig);
@@ -349,15 +338,13 @@ TEST(DirectedLimits, HeadTailWrapNear2To32) {
   const uint32_t id = rec.steer_id, st = rig.slot(t, f.hash);
   EXPECT_EQ(rig.slot_state(t, st).last_qtail, 1u);  // S8 wrote head, the enqueue wrote tail 1
   EXPECT_FALSE(rig.may_expire(t, st, id));          // d = 0xFFFFFFEF: negative, active
-  Flow g = rig.find([](uint32_t n) { return tcp4(n); },
-                    [&](const Flow& x) {
-                      return x.rxq != t && rig.slot(t, x.hash) == st && x.hash != f.hash &&
-                             (x.hash & 255) != (f.hash & 255);
-                    });
+  Flow g = rig.find([](uint32_t n) { return tcp4(n); }, [&](const Flow& x) {
+    return x.rxq != t && rig.slot(t, x.hash) == st && x.hash != f.hash && (x.hash & 255) != (f.hash & 255);
+  });
   rig.sock(g.hash, t);
   rec = rig.pkt(g);
   EXPECT_EQ(rec.action, SteerAction::kSkipped);  // the gate sees the slot active
-  rig.head_add(t, 0x11);                         // head wraps to 1 = last_qtail
+  rig.head_add(t, 0x11);                          // head wraps to 1 = last_qtail
   EXPECT_EQ(rig.head(t), 1u);
   EXPECT_FALSE(rig.may_expire(t, st, id));
   rig.head_add(t, 159);

@@ -47,9 +47,8 @@ std::vector<Flow> colliding(Rig& rig, size_t n) {
     for (size_t j = i + 1; j < cands.size() && out.size() < n; ++j) {
       bool ok = true;
       for (const auto& g : out)
-        ok &= ref_hash_32(cands[j].hash, 4) == ref_hash_32(g.hash, 4) &&
-              (cands[j].hash & 63) != (g.hash & 63) && cands[j].hash != g.hash &&
-              cands[j].rxq != g.rxq;
+        ok &= ref_hash_32(cands[j].hash, 4) == ref_hash_32(g.hash, 4) && (cands[j].hash & 63) != (g.hash & 63) &&
+              cands[j].hash != g.hash && cands[j].rxq != g.rxq;
       if (ok) out.push_back(cands[j]);
     }
     if (out.size() == n) return out;
@@ -194,14 +193,10 @@ TEST(DirectedSeed, Spec8_34_35_UdpExpiresTcpStays) {
     SCOPED_TRACE(v == Variant::kOriginal ? "original" : "patched");
     Rig rig(opts(v == Variant::kOriginal ? 3401 : 3402));
     rig.configure(seed_setup(v));
-    Flow tcp =
-        rig.find([](uint32_t n) { return tcp4(n); }, [](const Flow& f) { return f.rxq != kT; });
-    Flow udp = rig.find([](uint32_t n) { return udp4(n); },
-                        [&](const Flow& f) {
-                          return f.rxq != kT &&
-                                 ref_hash_32(f.hash, 4) != ref_hash_32(tcp.hash, 4) &&
-                                 (f.hash & 63) != (tcp.hash & 63);
-                        });
+    Flow tcp = rig.find([](uint32_t n) { return tcp4(n); }, [](const Flow& f) { return f.rxq != kT; });
+    Flow udp = rig.find([](uint32_t n) { return udp4(n); }, [&](const Flow& f) {
+      return f.rxq != kT && ref_hash_32(f.hash, 4) != ref_hash_32(tcp.hash, 4) && (f.hash & 63) != (tcp.hash & 63);
+    });
     rig.sock(tcp.hash, kT);
     rig.sock(udp.hash, kT);
     EXPECT_EQ(rig.pkt(tcp).action, SteerAction::kSteered);

@@ -29,8 +29,8 @@ using flowsteer::kernel::Variant;
 
 namespace {
 
-constexpr uint32_t kT = 5;         // the target CPU; rmap 1:1, so also the target queue
-constexpr uint32_t kWindow = 160;  // 10 << log2(16)
+constexpr uint32_t kT = 5;        // the target CPU; rmap 1:1, so also the target queue
+constexpr uint32_t kWindow = 160; // 10 << log2(16)
 
 RigOptions opts(uint64_t seed) {
   RigOptions o;
@@ -44,15 +44,12 @@ bool sock_apart(const Flow& a, const Flow& b) { return (a.hash & 255) != (b.hash
 
 // A TCP flow not arriving on queue q whose sock index differs from every flow in `others`.
 Flow flow_not_on(Rig& rig, uint32_t q, const std::vector<Flow>& others = {}, uint32_t start = 0) {
-  return rig.find(
-      gen_tcp,
-      [&](const Flow& f) {
-        if (f.rxq == q) return false;
-        for (const auto& o : others)
-          if (!sock_apart(f, o) || o.hash == f.hash) return false;
-        return true;
-      },
-      start);
+  return rig.find(gen_tcp, [&](const Flow& f) {
+    if (f.rxq == q) return false;
+    for (const auto& o : others)
+      if (!sock_apart(f, o) || o.hash == f.hash) return false;
+    return true;
+  }, start);
 }
 
 // Steers `f` to CPU/queue kT: sock entry, one packet. Returns the filter id.
@@ -239,8 +236,7 @@ TEST(DirectedSpec8, Spec8_06_ActivityWindowBoundary) {
     const uint32_t g_recv = rig.slot(g.rxq, g.hash);
     Flow h = rig.find(gen_tcp, [&](const Flow& y) {
       return y.rxq != kT && rig.slot(kT, y.hash) == st && y.hash != f.hash && y.hash != g.hash &&
-             sock_apart(y, f) && sock_apart(y, g) &&
-             !(y.rxq == g.rxq && rig.slot(y.rxq, y.hash) == g_recv);
+             sock_apart(y, f) && sock_apart(y, g) && !(y.rxq == g.rxq && rig.slot(y.rxq, y.hash) == g_recv);
     });
     rig.sock(h.hash, kT);
     rec = rig.pkt(h);
@@ -285,8 +281,7 @@ TEST(DirectedSpec8, Spec8_08_QueueWithoutTable) {
   rig.rps_map(1, {4});
   EXPECT_EQ(rig.pkt(f).cpu, 4);
   // target without table
-  Flow g = rig.find(gen_tcp,
-                    [&](const Flow& x) { return x.rxq != 1 && x.rxq != 6 && sock_apart(x, f); });
+  Flow g = rig.find(gen_tcp, [&](const Flow& x) { return x.rxq != 1 && x.rxq != 6 && sock_apart(x, f); });
   ASSERT_EQ(rig.flow_cnt_log2(6, -1), AxiResp::kOkay);
   rig.sock(g.hash, 6);
   rec = rig.pkt(g);
@@ -327,7 +322,7 @@ TEST(DirectedSpec8, Spec8_09_ResizeResetsEverySlot) {
   EXPECT_EQ(rig.slot_state(kT, s64).filter, RPS_NO_FILTER);
   EXPECT_TRUE(rig.may_expire(kT, s64, x));
   ASSERT_EQ(rig.flow_cnt_log2(kT, 2), AxiResp::kOkay);
-  EXPECT_TRUE(rig.may_expire(kT, 4, x));  // flow_id out of range
+  EXPECT_TRUE(rig.may_expire(kT, 4, x));     // flow_id out of range
   EXPECT_TRUE(rig.may_expire(kT, 1000, x));
   EXPECT_TRUE(rig.may_expire(kT, 0xFFFFFFFFu, x));
   FS_FINISH(rig);
@@ -545,8 +540,7 @@ TEST(DirectedSpec8, Spec8_17_SockIndexCollision) {
 TEST(DirectedSpec8, Spec8_18_DriverErrorStopsFurtherCalls) {
   Rig rig(opts(118));
   rig.configure(RigSetup{});
-  Flow f = rig.find([](uint32_t n) { return other4(1, n); },
-                    [](const Flow& x) { return x.rxq != kT && x.rxq != 6; });
+  Flow f = rig.find([](uint32_t n) { return other4(1, n); }, [](const Flow& x) { return x.rxq != kT && x.rxq != 6; });
   const uint32_t sl = rig.slot(f.rxq, f.hash);
   rig.sock(f.hash, kT);
   OutputRecord rec = rig.pkt(f);
@@ -694,8 +688,7 @@ TEST(DirectedSpec8, Spec8_25_VoidFlowTakesTheTail) {
 
 // 8.27: the ice rejections the engine can see: IPv4 fragments (first/middle/last), protocols other
 // than TCP/UDP (ICMP, SCTP, GRE, ICMPv6) -> -EPROTONOSUPPORT; an IPv6 fragment is accepted with
-// ports 0 (steered), unless its upper layer is not TCP/UDP. Non-IP never reaches the driver (hash
-// 0).
+// ports 0 (steered), unless its upper layer is not TCP/UDP. Non-IP never reaches the driver (hash 0).
 TEST(DirectedSpec8, Spec8_27_IceRejections) {
   Rig rig(opts(127));
   rig.configure(RigSetup{});
@@ -709,10 +702,8 @@ TEST(DirectedSpec8, Spec8_27_IceRejections) {
       Flow f = rig.flow(b);
       bool ok = f.hash != 0;
       for (const auto& u : used)
-        ok &= sock_apart(f, u) &&
-              !(f.rxq == u.rxq && rig.slot(f.rxq, f.hash) == rig.slot(u.rxq, u.hash)) &&
-              rig.slot(kT, f.hash) != rig.slot(kT, u.hash) &&
-              rig.slot(6, f.hash) != rig.slot(6, u.hash);
+        ok &= sock_apart(f, u) && !(f.rxq == u.rxq && rig.slot(f.rxq, f.hash) == rig.slot(u.rxq, u.hash)) &&
+              rig.slot(kT, f.hash) != rig.slot(kT, u.hash) && rig.slot(6, f.hash) != rig.slot(6, u.hash);
       if (ok) {
         ++n;
         return b;
@@ -726,10 +717,9 @@ TEST(DirectedSpec8, Spec8_27_IceRejections) {
     return rig.pkt(b);
   };
   auto tup = [](uint32_t k, uint8_t proto) {
-    return flowsteer::make_tuple(
-        "10.9." + std::to_string(k / 200) + "." + std::to_string(1 + k % 200), "10.8.0.1",
-        proto == 6 || proto == 17 ? uint16_t(3000 + k) : 0, proto == 6 || proto == 17 ? 80 : 0,
-        proto);
+    return flowsteer::make_tuple("10.9." + std::to_string(k / 200) + "." + std::to_string(1 + k % 200),
+                                 "10.8.0.1", proto == 6 || proto == 17 ? uint16_t(3000 + k) : 0,
+                                 proto == 6 || proto == 17 ? 80 : 0, proto);
   };
   auto tup6 = [](uint32_t k, uint8_t proto) {
     FlowTuple t = proto == 6 ? tcp6(k) : other6(proto);
@@ -738,8 +728,7 @@ TEST(DirectedSpec8, Spec8_27_IceRejections) {
     return t;
   };
   for (Frag fr : {Frag::kFirst, Frag::kMiddle, Frag::kLast}) {
-    OutputRecord rec =
-        try_frame(pick([&](uint32_t k) { return frame_ipv4_fragment(tup(k, 6), fr); }));
+    OutputRecord rec = try_frame(pick([&](uint32_t k) { return frame_ipv4_fragment(tup(k, 6), fr); }));
     EXPECT_EQ(rec.cls, ParseClass::kIpv4Fragment);
     EXPECT_EQ(rec.action, SteerAction::kDriverError);
     EXPECT_EQ(rec.error, -EPROTONOSUPPORT);
@@ -752,8 +741,7 @@ TEST(DirectedSpec8, Spec8_27_IceRejections) {
   OutputRecord rec = try_frame(pick([&](uint32_t k) { return frame(tup6(k, 58)); }));
   EXPECT_EQ(rec.cls, ParseClass::kIpv6Other);
   EXPECT_EQ(rec.error, -EPROTONOSUPPORT);
-  const Bytes v6frag =
-      pick([&](uint32_t k) { return frame_ipv6_fragment(tup6(k, 6), Frag::kMiddle); });
+  const Bytes v6frag = pick([&](uint32_t k) { return frame_ipv6_fragment(tup6(k, 6), Frag::kMiddle); });
   const FlowTuple v6t = rig.flow(v6frag).t;
   rec = try_frame(v6frag);
   EXPECT_EQ(rec.cls, ParseClass::kIpv6Fragment);
@@ -912,8 +900,8 @@ TEST(DirectedSpec8, Spec8_40_SockEntryDeleted) {
 }
 
 // 8.41: RSS key / LUT change at runtime. The engine's filters match the tuple (not the hash), so a
-// steered flow keeps its filter but gets a new hash and slot; the old slot stops being refreshed
-// and its filter becomes expirable. A LUT change moves unsteered flows. Then the same changes with
+// steered flow keeps its filter but gets a new hash and slot; the old slot stops being refreshed and
+// its filter becomes expirable. A LUT change moves unsteered flows. Then the same changes with
 // frames in flight: the order gate makes each write atomic between two packets.
 TEST(DirectedSpec8, Spec8_41_KeyAndLutChangeAtRuntime) {
   Rig rig(opts(141));

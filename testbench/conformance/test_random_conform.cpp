@@ -16,8 +16,8 @@ namespace {
 
 struct RandomCase {
   EngineBuild build;
-  int hash_mode;  // HASH_CFG.MODE the run starts in and returns to
-  int patched;    // CTRL.PATCHED the run starts in and returns to
+  int hash_mode;   // HASH_CFG.MODE the run starts in and returns to
+  int patched;     // CTRL.PATCHED the run starts in and returns to
   uint32_t seed;
   uint64_t packets;
 };
@@ -28,9 +28,7 @@ std::string describe(const RandomCase& c) {
          (c.patched ? "patched" : "original") + "_seed" + std::to_string(c.seed);
 }
 
-std::string case_name(const ::testing::TestParamInfo<RandomCase>& info) {
-  return describe(info.param);
-}
+std::string case_name(const ::testing::TestParamInfo<RandomCase>& info) { return describe(info.param); }
 
 // GoogleTest prints the parameter in test listings (and so in CTest names): a readable form.
 [[maybe_unused]] void PrintTo(const RandomCase& c, std::ostream* os) {
@@ -40,8 +38,8 @@ std::string case_name(const ::testing::TestParamInfo<RandomCase>& info) {
 // The command line that reruns one test with an FST trace.
 std::string rerun_line(const std::string& trace) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return "FS_ENGINE_TRACE=" + trace + " " + ::testing::internal::GetArgvs()[0] +
-         " --gtest_filter='" + info->test_suite_name() + "." + info->name() + "'";
+  return "FS_ENGINE_TRACE=" + trace + " " + ::testing::internal::GetArgvs()[0] + " --gtest_filter='" +
+         info->test_suite_name() + "." + info->name() + "'";
 }
 
 class RandomConform : public ::testing::TestWithParam<RandomCase> {};
@@ -56,8 +54,7 @@ TEST_P(RandomConform, MatchesModelAndHitsEveryBin) {
   o.rec_ready = 0.6 + 0.15 * (o.seed % 3);
   o.stim.hash_mode = c.hash_mode;
   o.stim.patched = c.patched;
-  o.rerun = rerun_line("random.fst") +
-            (o.seed != c.seed ? " (FLOWSTEER_TEST_SEED=" + std::to_string(o.seed) + ")" : "");
+  o.rerun = rerun_line("random.fst") + (o.seed != c.seed ? " (FLOWSTEER_TEST_SEED=" + std::to_string(o.seed) + ")" : "");
   const ConformResult res = run_conformance(o);
   ASSERT_FALSE(res.mismatch) << res.mismatch_report;
   EXPECT_EQ(res.stats.packets, c.packets);
@@ -103,10 +100,8 @@ TEST(RandomThroughput, OnePacketPerClockWithoutRegisterTraffic) {
   const ConformResult res = run_conformance(o);
   ASSERT_FALSE(res.mismatch) << res.mismatch_report;
   EXPECT_EQ(res.stats.packets, o.packets);
-  std::printf(
-      "RandomThroughput: %.4f packets/clock (floor 0.97; target 0.99: same-hash hold at the RFS "
-      "core)\n",
-      res.stats.packets_per_clock());
+  std::printf("RandomThroughput: %.4f packets/clock (floor 0.97; target 0.99: same-hash hold at the RFS core)\n",
+              res.stats.packets_per_clock());
   EXPECT_GE(res.stats.packets_per_clock(), 0.97);  // design floor; target 0.99 (see above)
   RecordProperty("packets_per_clock", std::to_string(res.stats.packets_per_clock()));
 }

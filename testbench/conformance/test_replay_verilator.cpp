@@ -21,8 +21,7 @@ std::string write_pcap(const std::string& path) {
   if (!d) return pcap_geterr(dead);
   std::mt19937 rng(flowsteer::test::test_seed(11));
   std::vector<flowsteer::FlowTuple> conns;
-  for (int i = 0; i < 12; ++i)
-    conns.push_back(flowsteer::test::random_tuple(rng, i % 4 == 3 ? 6 : 4));
+  for (int i = 0; i < 12; ++i) conns.push_back(flowsteer::test::random_tuple(rng, i % 4 == 3 ? 6 : 4));
   uint64_t usec = 0;
   for (int i = 0; i < 3000; ++i) {
     std::vector<uint8_t> f;
@@ -63,8 +62,7 @@ TEST(ReplayVerilator, SameSummaryAsTheModelAndNoMismatch) {
   const std::string pcap = ::testing::TempDir() + "conform_replay.pcap";
   ASSERT_EQ(write_pcap(pcap), "");
   for (const char* variant : {"patched", "original"}) {
-    const std::string args =
-        " replay --pcap " + pcap + " --cpus 8 --rps-flow-cnt 16 --variant " + variant;
+    const std::string args = " replay --pcap " + pcap + " --cpus 8 --rps-flow-cnt 16 --variant " + variant;
     std::string model, rtl;
     ASSERT_EQ(run(std::string(FLOWSTEER_BIN) + args + " --backend model", model), 0) << model;
     ASSERT_EQ(run(std::string(FLOWSTEER_BIN) + args + " --backend verilator 2>&1", rtl), 0) << rtl;
@@ -77,11 +75,7 @@ TEST(ReplayVerilator, CpusBeyondTheEngineAreAUsageError) {
   const std::string pcap = ::testing::TempDir() + "conform_replay_small.pcap";
   ASSERT_EQ(write_pcap(pcap), "");
   std::string out;
-  EXPECT_EQ(run(std::string(FLOWSTEER_BIN) + " replay --pcap " + pcap +
-                    " --cpus 4096 --backend verilator 2>&1",
-                out),
-            2)
-      << out;
+  EXPECT_EQ(run(std::string(FLOWSTEER_BIN) + " replay --pcap " + pcap + " --cpus 4096 --backend verilator 2>&1", out), 2) << out;
 }
 
 }  // namespace

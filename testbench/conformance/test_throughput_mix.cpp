@@ -23,12 +23,8 @@ struct MixCase {
   double floor;  // packets per clock (beats per clock for multibeat) the RTL must reach
 };
 
-std::string describe(const MixCase& c) {
-  return c.mix + (c.txn_every ? "_txn" + std::to_string(c.txn_every) : "");
-}
-std::string case_name(const ::testing::TestParamInfo<MixCase>& info) {
-  return describe(info.param);
-}
+std::string describe(const MixCase& c) { return c.mix + (c.txn_every ? "_txn" + std::to_string(c.txn_every) : ""); }
+std::string case_name(const ::testing::TestParamInfo<MixCase>& info) { return describe(info.param); }
 [[maybe_unused]] void PrintTo(const MixCase& c, std::ostream* os) { *os << describe(c); }
 
 std::string rerun_line() {
@@ -62,8 +58,7 @@ TEST_P(ThroughputMix, MeetsItsFloorAndMatchesModel) {
   // probe's window lost to their cause; move64 replays (a same-flow packet behind each steer),
   // steer fills the forwarding window (distinct flows, so no replay)
   const auto& rc = res.coverage.rtl_counters;
-  ASSERT_EQ(rc.count("REPLAY_STALLS") + rc.count("FWD_WINDOW_STALLS") + rc.count("HAZARD_STALLS"),
-            3u);
+  ASSERT_EQ(rc.count("REPLAY_STALLS") + rc.count("FWD_WINDOW_STALLS") + rc.count("HAZARD_STALLS"), 3u);
   EXPECT_GE(rc.at("REPLAY_STALLS"), p.lost[size_t(GateLoss::kReplay)]);
   EXPECT_GE(rc.at("FWD_WINDOW_STALLS"), p.lost[size_t(GateLoss::kFwdWindow)]);
   EXPECT_GE(rc.at("HAZARD_STALLS"), p.lost[size_t(GateLoss::kFwdScan)]);
@@ -80,12 +75,11 @@ TEST_P(ThroughputMix, MeetsItsFloorAndMatchesModel) {
 // "Throughput by traffic mix" has the table and the targets, 0.99 and 0.99 x (1 - 2 x txn rate)).
 std::vector<MixCase> throughput_cases() {
   return {
-      {"flow1", 0, 0.99},     {"rand4", 0, 0.99},      {"rand16", 0, 0.99},
-      {"rand64", 0, 0.99},    {"rr64", 0, 0.99},       {"uni1024", 0, 0.99},
-      {"zipf1000", 0, 0.99},  {"move64", 0, 0.73},     {"steer", 0, 0.24},
-      {"multibeat", 0, 0.99}, {"flow1", 16, 0.95},     {"rand4", 16, 0.95},
-      {"rand16", 16, 0.95},   {"rand64", 16, 0.95},    {"rr64", 16, 0.95},
-      {"uni1024", 16, 0.93},  {"zipf1000", 16, 0.92},  {"move64", 16, 0.73},
+      {"flow1", 0, 0.99},     {"rand4", 0, 0.99},     {"rand16", 0, 0.99},  {"rand64", 0, 0.99},
+      {"rr64", 0, 0.99},      {"uni1024", 0, 0.99},   {"zipf1000", 0, 0.99}, {"move64", 0, 0.73},
+      {"steer", 0, 0.24},     {"multibeat", 0, 0.99},
+      {"flow1", 16, 0.95},    {"rand4", 16, 0.95},    {"rand16", 16, 0.95}, {"rand64", 16, 0.95},
+      {"rr64", 16, 0.95},     {"uni1024", 16, 0.93},  {"zipf1000", 16, 0.92}, {"move64", 16, 0.73},
       {"steer", 16, 0.23},    {"multibeat", 16, 0.99},
   };
 }

@@ -31,14 +31,10 @@ using Model = Vvfs_flowsteer_kernel;
 
 // the parameters of the model (hw/params.json, flowsteer set "small")
 constexpr int kDataBytes = VFS_FLOWSTEER_KERNEL_DATA_WIDTH / 8;
-constexpr uint32_t kLutLog2 = VFS_FLOWSTEER_KERNEL_LUT_LOG2,
-                   kCpuLog2 = VFS_FLOWSTEER_KERNEL_CPU_LOG2,
-                   kQueueLog2 = VFS_FLOWSTEER_KERNEL_QUEUE_LOG2,
-                   kSlotLog2 = VFS_FLOWSTEER_KERNEL_SLOT_LOG2;
-constexpr uint32_t kBucketBits = VFS_FLOWSTEER_KERNEL_FLT_BUCKET_BITS,
-                   kWays = VFS_FLOWSTEER_KERNEL_FLT_WAYS,
-                   kSockLog2 = VFS_FLOWSTEER_KERNEL_SOCK_LOG2,
-                   kEvtLog2 = VFS_FLOWSTEER_KERNEL_EVT_LOG2;
+constexpr uint32_t kLutLog2 = VFS_FLOWSTEER_KERNEL_LUT_LOG2, kCpuLog2 = VFS_FLOWSTEER_KERNEL_CPU_LOG2,
+                   kQueueLog2 = VFS_FLOWSTEER_KERNEL_QUEUE_LOG2, kSlotLog2 = VFS_FLOWSTEER_KERNEL_SLOT_LOG2;
+constexpr uint32_t kBucketBits = VFS_FLOWSTEER_KERNEL_FLT_BUCKET_BITS, kWays = VFS_FLOWSTEER_KERNEL_FLT_WAYS,
+                   kSockLog2 = VFS_FLOWSTEER_KERNEL_SOCK_LOG2, kEvtLog2 = VFS_FLOWSTEER_KERNEL_EVT_LOG2;
 constexpr uint32_t kOkay = 0, kSlverr = 2;
 constexpr uint64_t kTimeout = 200000;  // clocks any single wait may take
 
@@ -240,7 +236,7 @@ class Kernel : public ::testing::Test {
 // --------------------------------------------------------------------------- ap_ctrl_none
 
 TEST_F(Kernel, XrtControlOffsetsAreTheEngineIdentity) {
-  EXPECT_EQ(read(0x00), regs::ID::kReset);       // ap_ctrl_hs would have AP_CTRL here
+  EXPECT_EQ(read(0x00), regs::ID::kReset);   // ap_ctrl_hs would have AP_CTRL here
   EXPECT_EQ(read(0x04), regs::VERSION::kReset);  // GIE
   const uint32_t caps0 = read(0x08);             // IER
   const uint32_t caps1 = read(0x0C);             // ISR

@@ -212,8 +212,7 @@ class EngineTop : public ::testing::Test {
       EXPECT_EQ(r.fid(), m->filter_id);
     }
     EXPECT_EQ(r.queue(), m->queue);
-    EXPECT_EQ(r.cpu_valid(), m->cpu >= 0)
-        << "user " << user << " path " << int(model_.model().last_decision().path);
+    EXPECT_EQ(r.cpu_valid(), m->cpu >= 0) << "user " << user << " path " << int(model_.model().last_decision().path);
     if (m->cpu >= 0) {
       EXPECT_EQ(r.cpu(), uint32_t(m->cpu));
     }
@@ -252,8 +251,7 @@ TEST_F(EngineTop, ResetValuesAndSlverr) {
     wr(a, 0);
   }
   // values the engine cannot hold, elements past the implemented sizes
-  const uint32_t cpus = 1u << VFS_ENGINE_TOP_SMALL_CPU_LOG2,
-                 queues = 1u << VFS_ENGINE_TOP_SMALL_QUEUE_LOG2;
+  const uint32_t cpus = 1u << VFS_ENGINE_TOP_SMALL_CPU_LOG2, queues = 1u << VFS_ENGINE_TOP_SMALL_QUEUE_LOG2;
   wr(regs::NR_CPU_IDS::kAddr, 0);
   wr(regs::NR_CPU_IDS::kAddr, cpus + 1);
   wr(regs::NR_CPU_IDS::kAddr, cpus);
@@ -266,8 +264,7 @@ TEST_F(EngineTop, ResetValuesAndSlverr) {
   wr(regs::RMAP::addr(cpus), 0);
   wr(regs::LUT::addr(1), queues);
   wr(regs::LUT::addr(1u << VFS_ENGINE_TOP_SMALL_LUT_LOG2), 0);
-  wr(regs::RPS_FLOW_CNT::addr(0),
-     regs::RPS_FLOW_CNT::PRESENT.put(1) | (VFS_ENGINE_TOP_SMALL_SLOT_LOG2 + 1));
+  wr(regs::RPS_FLOW_CNT::addr(0), regs::RPS_FLOW_CNT::PRESENT.put(1) | (VFS_ENGINE_TOP_SMALL_SLOT_LOG2 + 1));
   wr(regs::RPS_MAP::addr(0), regs::RPS_MAP::BASE.put(60) | regs::RPS_MAP::LEN.put(5));
   wr(regs::RPS_MAP_CPUS::addr(0), cpus);
   wr(regs::RPS_MAP_CPUS::addr(1u << VFS_ENGINE_TOP_SMALL_RPS_POOL_LOG2), 0);
@@ -293,8 +290,7 @@ TEST_F(EngineTop, FramesSteersEventsCountersDelete) {
   for (uint32_t i = 0; i < 10; ++i)
     wr(regs::RSS_KEY::addr(i), uint32_t(key[4 * i]) << 24 | uint32_t(key[4 * i + 1]) << 16 |
                                    uint32_t(key[4 * i + 2]) << 8 | key[4 * i + 3]);
-  for (uint32_t i = 0; i < (1u << VFS_ENGINE_TOP_SMALL_LUT_LOG2); ++i)
-    wr(regs::LUT::addr(i), i % queues);
+  for (uint32_t i = 0; i < (1u << VFS_ENGINE_TOP_SMALL_LUT_LOG2); ++i) wr(regs::LUT::addr(i), i % queues);
   wr(regs::NR_CPU_IDS::kAddr, cpus);
   wr(regs::NUM_RX_QUEUES::kAddr, queues);
   wr(regs::RPS_CPU_MASK::kAddr, cpus - 1);
@@ -318,8 +314,7 @@ TEST_F(EngineTop, FramesSteersEventsCountersDelete) {
   frame(flowsteer::nic::build_frame(t6), 2);
   frame(flowsteer::nic::build_frame(u4), 3);
   frame(nonip, 4);
-  EXPECT_EQ(tb_.recs_.back().cmd_seq(),
-            tb_.recs_.front().cmd_seq());  // no transaction between them
+  EXPECT_EQ(tb_.recs_.back().cmd_seq(), tb_.recs_.front().cmd_seq());  // no transaction between them
 
   // a sock entry that names a CPU on another queue: the next t4 packet steers (original)
   auto steer_to = [&](uint32_t hash, uint32_t arrival) {
@@ -387,8 +382,8 @@ TEST(EngineTopStd, LatencyAndOnePacketPerClock) {
   ASSERT_EQ(tb.write(regs::CTRL::kAddr, regs::CTRL::kReset | regs::CTRL::ENABLE.put(1)), kOkay);
   std::vector<Frame> frames;
   for (int i = 0; i < 200; ++i) {
-    frames.push_back(flowsteer::nic::build_frame(flowsteer::make_tuple(
-        "10.1.0." + std::to_string(i % 250), "10.2.0.1", uint16_t(1000 + i), 80)));
+    frames.push_back(flowsteer::nic::build_frame(
+        flowsteer::make_tuple("10.1.0." + std::to_string(i % 250), "10.2.0.1", uint16_t(1000 + i), 80)));
   }
   auto& d = tb.sim_.dut();
   size_t sent = 0;
@@ -418,13 +413,10 @@ TEST(EngineTopStd, LatencyAndOnePacketPerClock) {
     EXPECT_EQ(tb.recs_[i].f().reserved, 0u);
   }
   const uint64_t latency = tb.rec_cycle_.front() - first_in;
-  const uint64_t in_span = last_in - first_in,
-                 out_span = tb.rec_cycle_.back() - tb.rec_cycle_.front();
-  std::printf(
-      "engine top: record latency %llu clocks after tlast; %zu frames in %llu clocks, out in "
-      "%llu\n",
-      (unsigned long long)latency, frames.size(), (unsigned long long)in_span + 1,
-      (unsigned long long)out_span + 1);
+  const uint64_t in_span = last_in - first_in, out_span = tb.rec_cycle_.back() - tb.rec_cycle_.front();
+  std::printf("engine top: record latency %llu clocks after tlast; %zu frames in %llu clocks, out in %llu\n",
+              (unsigned long long)latency, frames.size(), (unsigned long long)in_span + 1,
+              (unsigned long long)out_span + 1);
   EXPECT_EQ(in_span, frames.size() - 1);   // one frame per clock in
   EXPECT_EQ(out_span, frames.size() - 1);  // one record per clock out
   EXPECT_LT(latency, 60u);

@@ -29,8 +29,8 @@ constexpr int kWays = VFS_FILTER_TABLE_WAYS;
 constexpr int kIdWidth = VFS_FILTER_TABLE_ID_WIDTH;
 constexpr uint32_t kQueueMask = (1u << 11) - 1;
 
-using Key = std::tuple<uint8_t, uint8_t, std::array<uint8_t, 16>, std::array<uint8_t, 16>, uint16_t,
-                       uint16_t>;
+using Key = std::tuple<uint8_t, uint8_t, std::array<uint8_t, 16>, std::array<uint8_t, 16>,
+                       uint16_t, uint16_t>;
 Key key_of(const FlowTuple& t) { return {t.family, t.proto, t.src, t.dst, t.sport, t.dport}; }
 
 // hw/README.md: the bucket is the Toeplitz hash (Microsoft key, ports included) of the tuple
@@ -165,21 +165,11 @@ class FilterRtl : public ::testing::Test {
   // a tuple that differs from t in exactly one key field
   FlowTuple near_miss(FlowTuple t) {
     switch (rng_() % 6) {
-      case 0:
-        t.proto ^= 0x17;
-        break;
-      case 1:
-        t.sport ^= uint16_t(1u << (rng_() % 16));
-        break;
-      case 2:
-        t.dport ^= uint16_t(1u << (rng_() % 16));
-        break;
-      case 3:
-        t.src[rng_() % t.addr_len()] ^= uint8_t(1u << (rng_() % 8));
-        break;
-      case 4:
-        t.dst[rng_() % t.addr_len()] ^= uint8_t(1u << (rng_() % 8));
-        break;
+      case 0: t.proto ^= 0x17; break;
+      case 1: t.sport ^= uint16_t(1u << (rng_() % 16)); break;
+      case 2: t.dport ^= uint16_t(1u << (rng_() % 16)); break;
+      case 3: t.src[rng_() % t.addr_len()] ^= uint8_t(1u << (rng_() % 8)); break;
+      case 4: t.dst[rng_() % t.addr_len()] ^= uint8_t(1u << (rng_() % 8)); break;
       default:
         if (t.family == 4) {
           t.family = 6;  // same first 4 address bytes, other family
@@ -328,11 +318,8 @@ class FilterRtl : public ::testing::Test {
         }
         break;
       }
-      case FilterOp::kClear:
-        store_.clear();
-        break;
-      default:
-        break;
+      case FilterOp::kClear: store_.clear(); break;
+      default: break;
     }
     EXPECT_EQ(store_.size(), ref_.by_key.size());
   }
@@ -390,8 +377,7 @@ TEST_F(FilterRtl, FillWholeTableThenClear) {
   EXPECT_EQ(sim_->count, 0u);
   run({}, 500, 80, 0);  // everything misses now
   std::vector<Cmd> again;
-  for (int i = 0; i < 50; ++i)
-    again.push_back({FilterOp::kInsert, known_[size_t(i)], uint32_t(i), 1});
+  for (int i = 0; i < 50; ++i) again.push_back({FilterOp::kInsert, known_[size_t(i)], uint32_t(i), 1});
   run(again, 300, 50, 30);
 }
 

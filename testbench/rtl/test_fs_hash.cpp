@@ -84,12 +84,9 @@ class HashRtl : public ::testing::Test {
 
   static uint32_t model(HashMode mode, const Job& j, const fh::RssKey& key, uint32_t seed) {
     switch (mode) {
-      case HashMode::kToeplitz:
-        return fh::toeplitz_tuple(j.t, key, j.ports);
-      case HashMode::kToeplitzSymxor:
-        return fh::toeplitz_symxor(j.t, key, j.ports);
-      case HashMode::kJhashSym:
-        return fh::jhash_sym_2010(j.t, seed, fh::JhashForm::Lookup2);
+      case HashMode::kToeplitz: return fh::toeplitz_tuple(j.t, key, j.ports);
+      case HashMode::kToeplitzSymxor: return fh::toeplitz_symxor(j.t, key, j.ports);
+      case HashMode::kJhashSym: return fh::jhash_sym_2010(j.t, seed, fh::JhashForm::Lookup2);
     }
     return 0;
   }
@@ -208,12 +205,9 @@ TEST_P(HashRtlSymmetric, IgnoresDirection) {
 
 std::string mode_name(const ::testing::TestParamInfo<HashMode>& info) {
   switch (info.param) {
-    case HashMode::kToeplitz:
-      return "Toeplitz";
-    case HashMode::kToeplitzSymxor:
-      return "ToeplitzSymxor";
-    default:
-      return "JhashSym";
+    case HashMode::kToeplitz: return "Toeplitz";
+    case HashMode::kToeplitzSymxor: return "ToeplitzSymxor";
+    default: return "JhashSym";
   }
 }
 

@@ -37,11 +37,10 @@ constexpr uint32_t kOkay = 0, kSlverr = 2;
 
 // blocks built so far; every other register answers SLVERR
 const std::set<std::string> kImplemented = {
-    "ID",         "VERSION", "CAPS0",      "CAPS1",      "CTRL",          "STATUS",
-    "ERR_STATUS", "SCRATCH", "OWNER",      "NR_CPU_IDS", "NUM_RX_QUEUES", "RPS_CPU_MASK",
-    "SOCK_CFG",   "LUT_CFG", "CNT_CLEAR",  "CPU_ONLINE", "HASH_CFG",      "HASH_SEED",
-    "RSS_KEY",    "FLT_SRC", "FLT_DST",    "FLT_PORTS",  "FLT_META",      "FLT_ID",
-    "FLT_QUEUE",  "FLT_CMD", "FLT_STATUS", "FLT_RESULT", "FLT_COUNT",     "LUT"};
+    "ID", "VERSION", "CAPS0", "CAPS1", "CTRL", "STATUS", "ERR_STATUS", "SCRATCH", "OWNER", "NR_CPU_IDS",
+    "NUM_RX_QUEUES", "RPS_CPU_MASK", "SOCK_CFG", "LUT_CFG", "CNT_CLEAR", "CPU_ONLINE",
+    "HASH_CFG", "HASH_SEED", "RSS_KEY", "FLT_SRC", "FLT_DST", "FLT_PORTS", "FLT_META", "FLT_ID",
+    "FLT_QUEUE", "FLT_CMD", "FLT_STATUS", "FLT_RESULT", "FLT_COUNT", "LUT"};
 
 uint32_t implemented_count(const regs::RegInfo& r) {
   if (!kImplemented.count(r.name)) return 0;
@@ -146,8 +145,7 @@ class NicPlane : public ::testing::Test {
       wr(regs::FLT_SRC::addr(i), s);
       wr(regs::FLT_DST::addr(i), d);
     }
-    wr(regs::FLT_PORTS::kAddr,
-       regs::FLT_PORTS::SPORT.put(t.sport) | regs::FLT_PORTS::DPORT.put(t.dport));
+    wr(regs::FLT_PORTS::kAddr, regs::FLT_PORTS::SPORT.put(t.sport) | regs::FLT_PORTS::DPORT.put(t.dport));
     wr(regs::FLT_META::kAddr,
        regs::FLT_META::PROTO.put(t.proto) | regs::FLT_META::IPV6.put(t.family == 6));
     wr(regs::FLT_ID::kAddr, id);
@@ -288,13 +286,13 @@ TEST_F(NicPlane, RecordLatencyAndOneFramePerClock) {
   }
   EXPECT_EQ(sent, 50);
   EXPECT_EQ(recs, 50);
-  EXPECT_EQ(first_rec - first_last, 27u);    // hw/README.md: 7 + 12 + 4 + 1 + 3 slices
+  EXPECT_EQ(first_rec - first_last, 27u);  // hw/README.md: 7 + 12 + 4 + 1 + 3 slices
   EXPECT_EQ(last_accept - first_last, 49u);  // one frame per clock in
   EXPECT_EQ(last_rec - first_rec, 49u);      // and one record per clock out
 }
 
-using Key = std::tuple<uint8_t, uint8_t, std::array<uint8_t, 16>, std::array<uint8_t, 16>, uint16_t,
-                       uint16_t>;
+using Key = std::tuple<uint8_t, uint8_t, std::array<uint8_t, 16>, std::array<uint8_t, 16>,
+                       uint16_t, uint16_t>;
 
 class NicPlaneTraffic : public NicPlane, public ::testing::WithParamInterface<regs::HashMode> {};
 
@@ -324,8 +322,8 @@ TEST_P(NicPlaneTraffic, FramesMatchGoldenModel) {
     frames.push_back(gen.frame());
     const auto p = nic::parse_frame(frames.back().data(), frames.back().size());
     if (p.is_ip() && rng_() % 5 == 0 && filters.size() < 120) {
-      const Key k{p.tuple.family, p.tuple.proto, p.tuple.src,
-                  p.tuple.dst,    p.tuple.sport, p.tuple.dport};
+      const Key k{p.tuple.family, p.tuple.proto, p.tuple.src, p.tuple.dst, p.tuple.sport,
+                  p.tuple.dport};
       if (filters.count(k)) continue;
       const uint32_t id = uint32_t(filters.size() + 1), q = 1000 + id;
       if (filter_cmd(regs::FilterOp::kInsert, p.tuple, id, q) == uint32_t(regs::FilterErr::kOk))
@@ -350,8 +348,7 @@ TEST_P(NicPlaneTraffic, FramesMatchGoldenModel) {
       for (size_t k = 0; k < 64; ++k) {
         const uint8_t v = k < n ? f[off + k] : uint8_t(rng_());
         const uint32_t sh = 8 * (k % 4);
-        sim_->s_axis_tdata[k / 4] = (sim_->s_axis_tdata[k / 4] & ~(0xFFu << sh)) | uint32_t(v)
-                                                                                       << sh;
+        sim_->s_axis_tdata[k / 4] = (sim_->s_axis_tdata[k / 4] & ~(0xFFu << sh)) | uint32_t(v) << sh;
         if (k < n) keep |= uint64_t(1) << k;
       }
       sim_->s_axis_tkeep = last ? keep : ~uint64_t(0);
@@ -372,21 +369,17 @@ TEST_P(NicPlaneTraffic, FramesMatchGoldenModel) {
       uint32_t h = 0;
       if (p.is_ip()) {
         switch (mode) {
-          case regs::HashMode::kToeplitz:
-            h = fh::toeplitz_tuple(p.tuple, key, p.has_ports());
-            break;
+          case regs::HashMode::kToeplitz: h = fh::toeplitz_tuple(p.tuple, key, p.has_ports()); break;
           case regs::HashMode::kToeplitzSymxor:
             h = fh::toeplitz_symxor(p.tuple, key, p.has_ports());
             break;
-          default:
-            h = fh::jhash_sym_2010(p.tuple, seed);
-            break;
+          default: h = fh::jhash_sym_2010(p.tuple, seed); break;
         }
       }
       EXPECT_EQ(sim_->m_rec_hash, h) << ctx;
       EXPECT_EQ(bool(sim_->m_rec_hash_valid), p.is_ip() && h != 0) << ctx;
-      const Key k{p.tuple.family, p.tuple.proto, p.tuple.src,
-                  p.tuple.dst,    p.tuple.sport, p.tuple.dport};
+      const Key k{p.tuple.family, p.tuple.proto, p.tuple.src, p.tuple.dst, p.tuple.sport,
+                  p.tuple.dport};
       const auto it = p.is_ip() ? filters.find(k) : filters.end();
       const bool hit = it != filters.end();
       EXPECT_EQ(bool(sim_->m_rec_flt_hit), hit) << ctx;
@@ -418,12 +411,10 @@ INSTANTIATE_TEST_SUITE_P(Modes, NicPlaneTraffic,
                                            regs::HashMode::kJhashSym),
                          [](const auto& info) {
                            switch (info.param) {
-                             case regs::HashMode::kToeplitz:
-                               return std::string("Toeplitz");
+                             case regs::HashMode::kToeplitz: return std::string("Toeplitz");
                              case regs::HashMode::kToeplitzSymxor:
                                return std::string("ToeplitzSymxor");
-                             default:
-                               return std::string("JhashSym");
+                             default: return std::string("JhashSym");
                            }
                          });
 

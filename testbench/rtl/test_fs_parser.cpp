@@ -178,8 +178,8 @@ TYPED_TEST(ParserRtl, RandomFramesStreamingNoStalls) {
   for (int i = 0; i < 3000; ++i) frames.push_back(gen.frame());
   this->run(frames, 0, 0, false, true);
   for (int c = 0; c < nic::kParseClassCount; ++c)
-    EXPECT_GT(this->seen_[size_t(c)], 0)
-        << "class never generated: " << nic::parse_class_name(nic::ParseClass(c));
+    EXPECT_GT(this->seen_[size_t(c)], 0) << "class never generated: "
+                                   << nic::parse_class_name(nic::ParseClass(c));
 }
 
 TYPED_TEST(ParserRtl, RandomFramesGapsBackPressureTkeepGaps) {

@@ -4,12 +4,12 @@
 // ndo_rx_flow_steer calls are recorded, and the RTL's driver port is answered from that list
 // in order (the test checks queue, flow_id and hash of every request). So both see the same
 // driver (a deterministic id allocator with sticky ids per hash and error injection).
-// Models (hw/params.json fs_rfs_core sets "test" and "odd"): vfs_rfs_core NUM_CPUS=16,
-// NUM_QUEUES=8, SLOT_LOG2_MAX=6, SOCK_LOG2_MAX=8, RPS_POOL_LOG2=8; vfs_rfs_core_odd 12 CPUs, 6
-// queues (not powers of two). Every run drives random input gaps / record back-pressure / driver
-// latency per a Timing, and fails with its label and seed. Coverage of every SetRpsCpuPath and
-// GateRow value is asserted over the random mixes (each test is its own process under ctest). Env:
-// FS_RFS_TRACE=file.fst dumps an FST trace (each RTL run of the process overwrites it);
+// Models (hw/params.json fs_rfs_core sets "test" and "odd"): vfs_rfs_core NUM_CPUS=16, NUM_QUEUES=8, SLOT_LOG2_MAX=6,
+// SOCK_LOG2_MAX=8, RPS_POOL_LOG2=8; vfs_rfs_core_odd 12 CPUs, 6 queues (not powers of two).
+// Every run drives random input gaps / record back-pressure / driver latency per a Timing, and
+// fails with its label and seed. Coverage of every SetRpsCpuPath and GateRow value is asserted
+// over the random mixes (each test is its own process under ctest).
+// Env: FS_RFS_TRACE=file.fst dumps an FST trace (each RTL run of the process overwrites it);
 // FS_RFS_SEEDS=N runs N random-mix seeds instead of 16 (soak).
 #include <gtest/gtest.h>
 
@@ -245,45 +245,19 @@ class BenchT {
         push_cmd(Op::kSetMode, 0, mode_word(), 0);
         break;
       }
-      case Op::kSockRecord:
-        sock_record(c.d0, c.d1);
-        break;
-      case Op::kSockDelete:
-        sock_delete(c.d0);
-        break;
-      case Op::kSockSize:
-        sock_size((c.d1 & 1) ? int(c.d0) : -1);
-        break;
-      case Op::kSetCpuMask:
-        set_cpu_mask(c.d0);
-        break;
-      case Op::kQueueTable:
-        queue_table(c.addr, (c.d1 & 1) ? int(c.d0) : -1);
-        break;
-      case Op::kHeadAdd:
-        head_add(c.addr, c.d0);
-        break;
-      case Op::kSetHeadTail:
-        set_head_tail(c.addr, c.d0, c.d1);
-        break;
-      case Op::kReadHeadTail:
-        read_head_tail(c.addr);
-        break;
-      case Op::kMayExpire:
-        may_expire(c.addr, c.d0, uint16_t(c.d1));
-        break;
-      case Op::kSetOnline:
-        set_online(c.addr, c.d0 & 1);
-        break;
-      case Op::kSetRmap:
-        set_rmap(c.addr, uint16_t(c.d0));
-        break;
-      case Op::kSockWrite:
-        sock_write(c.d0, c.d1);
-        break;
-      case Op::kSockRead:
-        sock_read(c.d0);
-        break;
+      case Op::kSockRecord: sock_record(c.d0, c.d1); break;
+      case Op::kSockDelete: sock_delete(c.d0); break;
+      case Op::kSockSize: sock_size((c.d1 & 1) ? int(c.d0) : -1); break;
+      case Op::kSetCpuMask: set_cpu_mask(c.d0); break;
+      case Op::kQueueTable: queue_table(c.addr, (c.d1 & 1) ? int(c.d0) : -1); break;
+      case Op::kHeadAdd: head_add(c.addr, c.d0); break;
+      case Op::kSetHeadTail: set_head_tail(c.addr, c.d0, c.d1); break;
+      case Op::kReadHeadTail: read_head_tail(c.addr); break;
+      case Op::kMayExpire: may_expire(c.addr, c.d0, uint16_t(c.d1)); break;
+      case Op::kSetOnline: set_online(c.addr, c.d0 & 1); break;
+      case Op::kSetRmap: set_rmap(c.addr, uint16_t(c.d0)); break;
+      case Op::kSockWrite: sock_write(c.d0, c.d1); break;
+      case Op::kSockRead: sock_read(c.d0); break;
       case Op::kRpsPool:
         ASSERT_LT(c.d0, pool_.size());
         pool_[c.d0] = uint16_t(c.d1);
@@ -297,8 +271,7 @@ class BenchT {
         push_cmd(Op::kRpsMap, c.addr, c.d0, c.d1);
         break;
       }
-      default:
-        FAIL() << "the generator sent op " << unsigned(c.op);
+      default: FAIL() << "the generator sent op " << unsigned(c.op);
     }
   }
 
@@ -443,8 +416,8 @@ class BenchT {
                cmd_idx[rsp]);
         if (e.check_data && (d.rsp_data0 != e.data0 || d.rsp_data1 != e.data1))
           fail("command data " + std::to_string(d.rsp_data0) + "," + std::to_string(d.rsp_data1) +
-                   " expected " + std::to_string(e.data0) + "," + std::to_string(e.data1) + " op " +
-                   std::to_string(e.op),
+                   " expected " + std::to_string(e.data0) + "," + std::to_string(e.data1) +
+                   " op " + std::to_string(e.op),
                cmd_idx[rsp]);
         ++rsp;
       }
@@ -482,8 +455,7 @@ class BenchT {
  private:
   std::vector<uint16_t> pool_ = std::vector<uint16_t>(kPoolPerQueue * 16, 0);  // rps_map CPU pool
   uint32_t mode_word() const {
-    return flowsteer::sim::common::rfs::mode_word(patched_, mode_ == SlotMode::kMask, ntuple_,
-                                                  rmap_);
+    return flowsteer::sim::common::rfs::mode_word(patched_, mode_ == SlotMode::kMask, ntuple_, rmap_);
   }
   Ev& push_cmd(Op op, uint16_t addr, uint32_t d0, uint32_t d1) {
     Ev e;
@@ -524,8 +496,8 @@ class BenchT {
   bool rmap_ = true;
 };
 
-const Timing kFast{};                   // no gaps, no back-pressure, driver answers at once
-const Timing kRough{0.3, 0.7, 0.6, 3};  // gaps, back-pressure, slow driver
+const Timing kFast{};                       // no gaps, no back-pressure, driver answers at once
+const Timing kRough{0.3, 0.7, 0.6, 3};      // gaps, back-pressure, slow driver
 
 using Bench = BenchT<Vvfs_rfs_core>;
 using BenchOdd = BenchT<Vvfs_rfs_core_odd>;
@@ -560,8 +532,8 @@ TEST(RfsCore, SeedTwoFlowsOneSlot) {
       uint32_t ha = hash_for_slot(0x12345600, 2, 1, m);
       uint32_t hb = hash_for_slot(ha + 1, 2, 1, m);
       while ((hb & 0xFF) == (ha & 0xFF)) hb = hash_for_slot(hb + 1, 2, 1, m);
-      b.sock_record(ha, 1);  // CPU 1 -> queue 1
-      b.sock_record(hb, 9);  // CPU 9 -> queue 1
+      b.sock_record(ha, 1);   // CPU 1 -> queue 1
+      b.sock_record(hb, 9);   // CPU 9 -> queue 1
       RxDecision a = b.pkt(ha, 0);
       ASSERT_EQ(a.path, SetRpsCpuPath::kSteered);
       int ida = a.steer.rc;
@@ -599,18 +571,18 @@ TEST(RfsCore, GateRows) {
     while ((hb & 0xFF) == (ha & 0xFF)) hb = hash_for_slot(hb + 1, 1, 0, m);
     std::array<int, 6> seen{};
     auto note = [&](const RxDecision& d) { ++seen[size_t(d.gate)]; };
-    b.sock_record(ha, 2);   // queue 2
-    note(b.pkt(ha, 0));     // no filter -> steer
-    note(b.pkt(ha, 0));     // same flow, same CPU, active -> skip
-    note(b.pkt(hb, 1));     // no sock entry for hb yet -> not evaluated
-    b.sock_record(hb, 10);  // queue 2 as well
-    note(b.pkt(hb, 1));     // active, other hash -> skip
-    b.sock_record(ha, 10);  // the flow moves to CPU 10 (queue 2)
-    note(b.pkt(ha, 3));     // active, same hash, new CPU -> steer
+    b.sock_record(ha, 2);                // queue 2
+    note(b.pkt(ha, 0));                  // no filter -> steer
+    note(b.pkt(ha, 0));                  // same flow, same CPU, active -> skip
+    note(b.pkt(hb, 1));                  // no sock entry for hb yet -> not evaluated
+    b.sock_record(hb, 10);               // queue 2 as well
+    note(b.pkt(hb, 1));                  // active, other hash -> skip
+    b.sock_record(ha, 10);               // the flow moves to CPU 10 (queue 2)
+    note(b.pkt(ha, 3));                  // active, same hash, new CPU -> steer
     uint32_t w = m == SlotMode::kMask ? 10 * 1 : 10 * 2;
-    b.head_add(10, w + 5);  // everything on CPU 10 dequeued long ago
+    b.head_add(10, w + 5);               // everything on CPU 10 dequeued long ago
     b.sock_record(hb, 2);
-    note(b.pkt(hb, 4));  // inactive -> steer over the stale slot
+    note(b.pkt(hb, 4));                  // inactive -> steer over the stale slot
     for (int g = 1; g < 6; ++g) EXPECT_GT(seen[size_t(g)], 0) << "gate row " << g;
     run_both(b, std::string("gates/") + flowsteer::kernel::slot_mode_name(m));
   }
@@ -629,9 +601,9 @@ TEST(RfsCore, InOrderHoldBoundary) {
   RxDecision d = b.pkt(h, 0);  // 6 outstanding on CPU 2: hold
   EXPECT_EQ(d.cpu, 2);
   EXPECT_EQ(d.path, SetRpsCpuPath::kNotCalled);
-  b.head_add(2, 5);  // head - last_qtail = -1: hold
+  b.head_add(2, 5);            // head - last_qtail = -1: hold
   EXPECT_EQ(b.pkt(h, 0).cpu, 2);
-  b.head_add(2, 6);  // exactly 0: switch
+  b.head_add(2, 6);            // exactly 0: switch
   d = b.pkt(h, 0);
   EXPECT_EQ(d.cpu, 3);
   EXPECT_EQ(d.path, SetRpsCpuPath::kNoAccel);
@@ -653,7 +625,7 @@ TEST(RfsCore, HeadTailWrap) {
   for (int i = 0; i < 12; ++i) b.pkt(h, 0);  // tail[4] wraps past 0
   b.read_head_tail(4);
   b.sock_record(h, 5);
-  EXPECT_EQ(b.pkt(h, 0).cpu, 4);  // held: head - last_qtail < 0 across the wrap
+  EXPECT_EQ(b.pkt(h, 0).cpu, 4);             // held: head - last_qtail < 0 across the wrap
   b.head_add(4, 11);
   EXPECT_EQ(b.pkt(h, 0).cpu, 4);
   b.head_add(4, 3);
@@ -681,20 +653,20 @@ TEST(RfsCore, ActivityWindowBoundary) {
       b.sock_record(ha, 3);
       RxDecision a = b.pkt(ha, 0);  // steered to queue 3, P.last_qtail = tail[3] = 1
       ASSERT_EQ(a.path, SetRpsCpuPath::kSteered);
-      b.sock_record(hb, 11);  // queue 3, same slot
+      b.sock_record(hb, 11);        // queue 3, same slot
       if (win > 0) {
-        b.head_add(3, win);  // head 0 + win - 1... head - last_qtail = win - 1
+        b.head_add(3, win);         // head 0 + win - 1... head - last_qtail = win - 1
         EXPECT_FALSE(b.may_expire(3, a.steer.flow_id, uint16_t(a.steer.rc)));
         RxDecision x = b.pkt(hb, 0);
         EXPECT_EQ(x.gate, GateRow::kSkipOtherFlow);
-        b.head_add(3, 1);  // exactly the window
+        b.head_add(3, 1);           // exactly the window
       } else {
         b.head_add(3, 1);
       }
       EXPECT_TRUE(b.may_expire(3, a.steer.flow_id, uint16_t(a.steer.rc)));
-      b.sock_record(hb, 12);  // queue 4 for a fresh gate on hb's own slot is fine too
+      b.sock_record(hb, 12);        // queue 4 for a fresh gate on hb's own slot is fine too
       b.sock_record(hb, 11);
-      b.pkt(hb, 1);  // inactive now: steer
+      b.pkt(hb, 1);                 // inactive now: steer
       b.read_head_tail(3);
       run_both(b, std::string("window/") + flowsteer::kernel::slot_mode_name(m) + "/" +
                       std::to_string(log));
@@ -718,7 +690,7 @@ TEST(RfsCore, NextCpuInvalid) {
   EXPECT_EQ(b.pkt(0x0000FFF2, 1).path, SetRpsCpuPath::kInvalidCpu);  // initial entry, cpu 15
   b.pkt(0x0000FFF3, 1);
   b.may_expire(5 % kQueues, 0, 1);
-  b.set_rmap_present(false);  // no rx_cpu_rmap: S2
+  b.set_rmap_present(false);                 // no rx_cpu_rmap: S2
   b.sock_record(h, 6);
   b.head_add(5, 100);
   EXPECT_EQ(b.pkt(h, 0).path, SetRpsCpuPath::kNoAccel);
@@ -755,7 +727,7 @@ TEST(RfsCore, OfflineCpus) {
   b.set_online(6, false);
   b.sock_record(h, 6);
   b.head_add(4, 100);
-  b.pkt(h, 0);  // steered, but CPU 6 offline: no CPU
+  b.pkt(h, 0);                      // steered, but CPU 6 offline: no CPU
   b.pkt(h, 6);
   b.read_head_tail(6);
   run_both(b, "offline");
@@ -767,21 +739,21 @@ TEST(RfsCore, NoTableAndResize) {
   b.sock_size(8);
   b.queue_table(0, 4);
   const uint32_t h = 0x31415926;
-  b.sock_record(h, 5);  // queue 5 has no table
+  b.sock_record(h, 5);                               // queue 5 has no table
   EXPECT_EQ(b.pkt(h, 0).path, SetRpsCpuPath::kNoTargetTable);
-  EXPECT_EQ(b.pkt(h, 1).cpu, -1);  // arrival queue without a table
+  EXPECT_EQ(b.pkt(h, 1).cpu, -1);                    // arrival queue without a table
   b.queue_table(5, 2);
   b.head_add(5, 10);
-  b.sock_record(h, 13);  // queue 5
+  b.sock_record(h, 13);                              // queue 5
   RxDecision d = b.pkt(h, 0);
   EXPECT_EQ(d.path, SetRpsCpuPath::kSteered);
   b.pkt(h, 5);
   EXPECT_FALSE(b.may_expire(5, d.steer.flow_id, uint16_t(d.steer.rc)));
-  b.queue_table(5, 2);  // same size: still a full reset
+  b.queue_table(5, 2);                               // same size: still a full reset
   EXPECT_TRUE(b.may_expire(5, d.steer.flow_id, uint16_t(d.steer.rc)));
   b.pkt(h, 5);
   b.pkt(h, 0);
-  b.queue_table(0, 6);  // resize the arrival queue
+  b.queue_table(0, 6);                               // resize the arrival queue
   b.pkt(h, 0);
   b.queue_table(0, -1);
   b.pkt(h, 0);
@@ -791,11 +763,11 @@ TEST(RfsCore, NoTableAndResize) {
   b.sock_size(3);
   b.sock_record(h, 13);
   b.pkt(h, 0);
-  b.sock_size(3);  // same size: entries reset too
+  b.sock_size(3);                                    // same size: entries reset too
   b.pkt(h, 0);
   b.sock_delete(h);
   b.pkt(h, 0);
-  b.queue_table(9, 2);  // bad queue: -EINVAL
+  b.queue_table(9, 2);                               // bad queue: -EINVAL
   run_both(b, "resize");
 }
 
@@ -810,13 +782,13 @@ TEST(RfsCore, MayExpire) {
     RxDecision d = b.pkt(h, 0);
     ASSERT_EQ(d.path, SetRpsCpuPath::kSteered);
     uint16_t id = uint16_t(d.steer.rc);
-    EXPECT_FALSE(b.may_expire(1, d.steer.flow_id, id));     // active, same id
-    EXPECT_TRUE(b.may_expire(1, d.steer.flow_id, id + 1));  // other id
-    EXPECT_TRUE(b.may_expire(1, 4, id));                    // flow_id >= size
-    EXPECT_TRUE(b.may_expire(6, d.steer.flow_id, id));      // no table
-    EXPECT_TRUE(b.may_expire(2, d.steer.flow_id, id));      // other queue's slot
+    EXPECT_FALSE(b.may_expire(1, d.steer.flow_id, id));      // active, same id
+    EXPECT_TRUE(b.may_expire(1, d.steer.flow_id, id + 1));   // other id
+    EXPECT_TRUE(b.may_expire(1, 4, id));                     // flow_id >= size
+    EXPECT_TRUE(b.may_expire(6, d.steer.flow_id, id));       // no table
+    EXPECT_TRUE(b.may_expire(2, d.steer.flow_id, id));       // other queue's slot
     b.head_add(1, m == SlotMode::kLog ? 38 : 28);
-    b.may_expire(1, d.steer.flow_id, id);  // window - 1 (relative to lq 0)
+    b.may_expire(1, d.steer.flow_id, id);                    // window - 1 (relative to lq 0)
     b.head_add(1, 5);
     EXPECT_TRUE(b.may_expire(1, d.steer.flow_id, id));
     run_both(b, std::string("mayexpire/") + flowsteer::kernel::slot_mode_name(m));
@@ -834,17 +806,17 @@ TEST(RfsCore, DriverAnswers) {
   EXPECT_EQ(b.pkt(h, 0).path, SetRpsCpuPath::kDriverError);
   b.sock_record(h, 2);
   b.head_add(1, 10);
-  EXPECT_EQ(b.pkt(h, 0).path, SetRpsCpuPath::kSteered);  // id 7 into queue 2
-  b.pkt(h, 0);                                           // original: again, id 7
+  EXPECT_EQ(b.pkt(h, 0).path, SetRpsCpuPath::kSteered);    // id 7 into queue 2
+  b.pkt(h, 0);                                              // original: again, id 7
   b.sock_record(h, 3);
   b.head_add(2, 10);
-  b.pkt(h, 2);  // queue 2 slot -> queue 3, id 0x10007
+  b.pkt(h, 2);                                              // queue 2 slot -> queue 3, id 0x10007
   EXPECT_FALSE(b.may_expire(2, slot_of(h, 3, SlotMode::kLog), 7));  // 7 != 0x10007 as int
   b.sock_record(h, 4);
   b.head_add(3, 10);
-  b.pkt(h, 2);         // id 7 again: old slot cleared
-  b.pkt(h, 5, false);  // not steerable: -EPROTONOSUPPORT
-  b.pkt(0, 0);         // no hash
+  b.pkt(h, 2);                                              // id 7 again: old slot cleared
+  b.pkt(h, 5, false);                                       // not steerable: -EPROTONOSUPPORT
+  b.pkt(0, 0);                                              // no hash
   b.may_expire(2, slot_of(h, 3, SlotMode::kLog), 7);
   b.may_expire(4, slot_of(h, 3, SlotMode::kLog), 7);
   run_both(b, "driver");
@@ -859,21 +831,21 @@ TEST(RfsCore, ForwardedActivityStall) {
   for (uint32_t head : {60u, 100u, 51u}) {
     Bench b(16, Variant::kPatched, SlotMode::kLog);
     b.sock_size(8);
-    for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, 2);  // window 40
+    for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, 2);   // window 40
     const uint32_t ha = 0x1357A001;
     const uint32_t sa = slot_of(ha, 2, SlotMode::kLog);
     uint32_t hb = hash_for_slot(ha + 1, 2, sa, SlotMode::kLog);
     while ((hb & 0xFF) == (ha & 0xFF)) hb = hash_for_slot(hb + 1, 2, sa, SlotMode::kLog);
-    b.sock_record(ha, 2);         // CPU 2 -> queue 2
-    b.sock_record(hb, 10);        // CPU 10 -> queue 2, same slot in table 2
-    RxDecision d = b.pkt(ha, 0);  // steered: slot sa of queue 2 gets a filter
+    b.sock_record(ha, 2);                     // CPU 2 -> queue 2
+    b.sock_record(hb, 10);                    // CPU 10 -> queue 2, same slot in table 2
+    RxDecision d = b.pkt(ha, 0);              // steered: slot sa of queue 2 gets a filter
     ASSERT_EQ(d.path, SetRpsCpuPath::kSteered);
-    b.set_head_tail(2, head, 50);  // head - (tail + 1) = head - 51
+    b.set_head_tail(2, head, 50);             // head - (tail + 1) = head - 51
     for (int i = 0; i < 3; ++i) {
-      d = b.pkt(ha, 2);  // R = sa, same CPU: last_qtail = tail + 1
+      d = b.pkt(ha, 2);                       // R = sa, same CPU: last_qtail = tail + 1
       EXPECT_EQ(d.path, SetRpsCpuPath::kNotCalled);
-      const uint8_t qb = uint8_t(i == 2 ? 3 : i);  // a fresh R slot each time (not queue 2)
-      RxDecision x = b.pkt(hb, qb);                // P = sa, gate on the slot just written
+      const uint8_t qb = uint8_t(i == 2 ? 3 : i);   // a fresh R slot each time (not queue 2)
+      RxDecision x = b.pkt(hb, qb);           // P = sa, gate on the slot just written
       ASSERT_TRUE(x.steer.called || x.path == SetRpsCpuPath::kGateSkip)
           << "head " << head << " i " << i << " path " << int(x.path) << " cpu " << x.cpu;
       if (head == 60) {
@@ -902,29 +874,29 @@ TEST(RfsCore, RpsMapsAndRawSock) {
     b.rps_map(1, {3, 4, 5});
     b.rps_map(0, {7});
     const uint32_t h = 0x89ABCDE1;
-    RxDecision d = b.pkt(h, 1);  // no table, map: reciprocal_scale pick
+    RxDecision d = b.pkt(h, 1);              // no table, map: reciprocal_scale pick
     EXPECT_GE(d.cpu, 3);
     EXPECT_FALSE(d.rflow.valid());
-    b.pkt(0, 1);          // hash 0: none
-    b.pkt(h, 0);          // table, no sock entry (ident miss): map CPU 7
-    b.sock_record(h, 2);  // queue 2
+    b.pkt(0, 1);                             // hash 0: none
+    b.pkt(h, 0);                             // table, no sock entry (ident miss): map CPU 7
+    b.sock_record(h, 2);                     // queue 2
     d = b.pkt(h, 0);
     EXPECT_EQ(d.path, SetRpsCpuPath::kSteered);
     b.set_online(9, false);
-    b.sock_record(h, 9);  // queue 1 (no table): S4, CPU 9 offline
+    b.sock_record(h, 9);                     // queue 1 (no table): S4, CPU 9 offline
     b.head_add(2, 100);
     b.head_add(7, 100);
     d = b.pkt(h, 0);
-    EXPECT_EQ(d.cpu, 7);  // G5f fails, G6 gives the map CPU
+    EXPECT_EQ(d.cpu, 7);                     // G5f fails, G6 gives the map CPU
     EXPECT_EQ(d.path, SetRpsCpuPath::kNoTargetTable);
     b.pkt(h, 0);
     b.set_online(7, false);
-    EXPECT_EQ(b.pkt(h, 0).cpu, -1);  // map CPU offline
+    EXPECT_EQ(b.pkt(h, 0).cpu, -1);          // map CPU offline
     b.rps_map(0, {});
     b.pkt(h, 0);
     b.sock_write(h & 63, (h & ~15u) | 11u);  // raw entry: CPU 11 (queue 3, no table)
     b.sock_read(h & 63);
-    b.sock_read(64);  // index > mask: -EINVAL
+    b.sock_read(64);                         // index > mask: -EINVAL
     b.sock_write(64, 0);
     b.pkt(h, 0);
     b.sock_size(-1);
@@ -1010,11 +982,11 @@ TEST(RfsCore, RandomMixes) {
       return;
     }
   }
-  std::printf(
-      "random: %llu packets, %llu clocks, %llu forwarded views, %llu driver-stall, "
-      "%llu command-stall clocks\n",
-      (unsigned long long)total, (unsigned long long)sum.cycles, (unsigned long long)sum.fwd,
-      (unsigned long long)sum.drv_stall, (unsigned long long)sum.cmd_stall);
+  std::printf("random: %llu packets, %llu clocks, %llu forwarded views, %llu driver-stall, "
+              "%llu command-stall clocks\n",
+              (unsigned long long)total, (unsigned long long)sum.cycles,
+              (unsigned long long)sum.fwd, (unsigned long long)sum.drv_stall,
+              (unsigned long long)sum.cmd_stall);
   std::printf("rps_map (G6) CPUs: %llu packets\n", (unsigned long long)g_map_cpu);
   std::printf("hazard-stall clocks (stat_hzd_stall): %llu\n", (unsigned long long)sum.hzd_stall);
   EXPECT_GE(total, std::min<uint64_t>(200000u, 13000u * seeds));
@@ -1058,14 +1030,13 @@ TEST(RfsCore, Throughput) {
     // from the first packet handshake to the last record (the setup commands come first)
     const uint64_t span = st.last_rec - st.first_pkt + 1;
     double ppc = double(st.packets) / double(span);
-    std::printf(
-        "throughput (%s): %llu packets, first accepted at clock %llu, last record at "
-        "clock %llu: %.4f packets/clock (%zu setup events before), %llu forwarded "
-        "views, %llu driver-stall clocks, %llu command-stall clocks\n",
-        with_steers ? "with steers" : "no steers", (unsigned long long)st.packets,
-        (unsigned long long)st.first_pkt, (unsigned long long)st.last_rec, ppc, warm,
-        (unsigned long long)st.fwd, (unsigned long long)st.drv_stall,
-        (unsigned long long)st.cmd_stall);
+    std::printf("throughput (%s): %llu packets, first accepted at clock %llu, last record at "
+                "clock %llu: %.4f packets/clock (%zu setup events before), %llu forwarded "
+                "views, %llu driver-stall clocks, %llu command-stall clocks\n",
+                with_steers ? "with steers" : "no steers", (unsigned long long)st.packets,
+                (unsigned long long)st.first_pkt, (unsigned long long)st.last_rec, ppc, warm,
+                (unsigned long long)st.fwd, (unsigned long long)st.drv_stall,
+                (unsigned long long)st.cmd_stall);
     std::printf("throughput (%s): %llu hazard-stall clocks\n",
                 with_steers ? "with steers" : "no steers", (unsigned long long)st.hzd_stall);
     if (!with_steers) {

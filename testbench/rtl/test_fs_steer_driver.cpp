@@ -38,8 +38,8 @@ using flowsteer::regs::FilterOp;
 constexpr unsigned kBucketBits = 3;
 constexpr unsigned kWays = 2;
 constexpr uint32_t kEvtDepth = 8;
-constexpr uint64_t kReqCycleBound = 2000;  // accept-to-response and wait-to-accept bound
-constexpr uint64_t kInitCycles = 70000;    // table sweep after reset: 2^ID_WIDTH clocks
+constexpr uint64_t kReqCycleBound = 2000;   // accept-to-response and wait-to-accept bound
+constexpr uint64_t kInitCycles = 70000;     // table sweep after reset: 2^ID_WIDTH clocks
 
 struct Req {
   Skb skb;
@@ -80,7 +80,8 @@ Skb make_skb(const FlowTuple& t, uint32_t hash) {
 
 class Bench {
  public:
-  explicit Bench(uint64_t seed) : seed_(seed), sim_(seed), model_(params()), rng_(seed) {
+  explicit Bench(uint64_t seed)
+      : seed_(seed), sim_(seed), model_(params()), rng_(seed) {
     auto& d = sim_.dut();
     // randReset(2) randomizes the inputs too: drive every one before reset
     d.clk = 0;
@@ -227,14 +228,16 @@ class Bench {
       const auto& c = model_.counters();
       if (d.stat_steer_calls != c.steer_calls || d.stat_steer_adds != c.steer_adds ||
           d.stat_steer_retargets != c.steer_retargets ||
-          d.stat_evt_refusals != c.event_fifo_refusals || d.stat_driver_errors != model_errors_)
-        return fail(
-            "counters calls/adds/retargets/refusals/errors " + std::to_string(d.stat_steer_calls) +
-            "/" + std::to_string(d.stat_steer_adds) + "/" + std::to_string(d.stat_steer_retargets) +
-            "/" + std::to_string(d.stat_evt_refusals) + "/" + std::to_string(d.stat_driver_errors) +
-            ", model " + std::to_string(c.steer_calls) + "/" + std::to_string(c.steer_adds) + "/" +
-            std::to_string(c.steer_retargets) + "/" + std::to_string(c.event_fifo_refusals) + "/" +
-            std::to_string(model_errors_));
+          d.stat_evt_refusals != c.event_fifo_refusals ||
+          d.stat_driver_errors != model_errors_)
+        return fail("counters calls/adds/retargets/refusals/errors " +
+                    std::to_string(d.stat_steer_calls) + "/" + std::to_string(d.stat_steer_adds) +
+                    "/" + std::to_string(d.stat_steer_retargets) + "/" +
+                    std::to_string(d.stat_evt_refusals) + "/" +
+                    std::to_string(d.stat_driver_errors) + ", model " +
+                    std::to_string(c.steer_calls) + "/" + std::to_string(c.steer_adds) + "/" +
+                    std::to_string(c.steer_retargets) + "/" +
+                    std::to_string(c.event_fifo_refusals) + "/" + std::to_string(model_errors_));
       if (d.evt_count != model_.events_pending())
         return fail("event count " + std::to_string(d.evt_count) + ", model " +
                     std::to_string(model_.events_pending()));
@@ -442,7 +445,7 @@ TEST(SteerDriverRtl, NegativeIdsAfterIntMax) {
   b.set_last_id(INT32_MAX);
   EXPECT_EQ(b.steer(req_of(tcp4(1, 1), 0)), -32768);  // INT_MIN % 0xFFFF
   EXPECT_EQ(b.last_latency(), 7u) << "negative id latency";
-  EXPECT_EQ(b.dut().cfg_last_id, 0x80000000u);  // advanced, nothing inserted
+  EXPECT_EQ(b.dut().cfg_last_id, 0x80000000u);         // advanced, nothing inserted
   EXPECT_EQ(b.dut().flt_count, 0u);
   EXPECT_EQ(b.model().events_pending(), 0u);
   EXPECT_EQ(b.steer(req_of(tcp4(1, 1), 0)), int32_t(INT32_MIN + 1) % 0xFFFF);
@@ -487,12 +490,12 @@ TEST(SteerDriverRtl, FifoFullRefusalThenPop) {
   EXPECT_EQ(b.dut().evt_count, kEvtDepth);
   EXPECT_EQ(b.steer(req_of(ts[kEvtDepth], 1)), -EBUSY);  // new flow
   EXPECT_EQ(b.last_latency(), 7u) << "refused insert latency";
-  EXPECT_EQ(b.steer(req_of(ts[0], 2)), -EBUSY);  // retarget
+  EXPECT_EQ(b.steer(req_of(ts[0], 2)), -EBUSY);          // retarget
   EXPECT_EQ(b.last_latency(), 6u) << "refused retarget latency";
-  EXPECT_EQ(b.steer(req_of(ts[0], 1)), 1);  // same queue: no event needed
+  EXPECT_EQ(b.steer(req_of(ts[0], 1)), 1);               // same queue: no event needed
   EXPECT_EQ(b.dut().stat_evt_refusals, 2u);
-  EXPECT_EQ(b.dut().cfg_last_id, kEvtDepth);  // nothing allocated
-  b.p_pop = 1.0;                              // one pop
+  EXPECT_EQ(b.dut().cfg_last_id, kEvtDepth);             // nothing allocated
+  b.p_pop = 1.0;                                          // one pop
   while (b.pops() == 0) ASSERT_TRUE(b.cycle());
   b.p_pop = 0.0;
   EXPECT_EQ(b.steer(req_of(ts[0], 2)), 1);  // retarget now fits
@@ -578,14 +581,13 @@ void random_run(uint64_t seed, uint64_t n_requests) {
   EXPECT_GT(b.n_eaddrinuse_, 10u);
   EXPECT_GT(b.n_eproto_, 10u);
   EXPECT_GT(b.n_negative_id_, 10u);
-  std::printf(
-      "seed %llu: %llu requests, %llu adds, %llu retargets, %llu pops; -EBUSY %llu, "
-      "-ENOSPC %llu, -EADDRINUSE %llu, -EPROTONOSUPPORT %llu, negative ids %llu\n",
-      (unsigned long long)seed, (unsigned long long)b.responses(), (unsigned long long)c.steer_adds,
-      (unsigned long long)c.steer_retargets, (unsigned long long)b.pops(),
-      (unsigned long long)b.n_ebusy_, (unsigned long long)b.n_enospc_,
-      (unsigned long long)b.n_eaddrinuse_, (unsigned long long)b.n_eproto_,
-      (unsigned long long)b.n_negative_id_);
+  std::printf("seed %llu: %llu requests, %llu adds, %llu retargets, %llu pops; -EBUSY %llu, "
+              "-ENOSPC %llu, -EADDRINUSE %llu, -EPROTONOSUPPORT %llu, negative ids %llu\n",
+              (unsigned long long)seed, (unsigned long long)b.responses(),
+              (unsigned long long)c.steer_adds, (unsigned long long)c.steer_retargets,
+              (unsigned long long)b.pops(), (unsigned long long)b.n_ebusy_,
+              (unsigned long long)b.n_enospc_, (unsigned long long)b.n_eaddrinuse_,
+              (unsigned long long)b.n_eproto_, (unsigned long long)b.n_negative_id_);
 }
 
 TEST(SteerDriverRtl, RandomSeed1) { random_run(1, 60000); }

@@ -51,12 +51,10 @@ inline std::vector<int> case_numbers(const std::string& name) {
   if (name.size() < 5 || (name.compare(0, 5, "Spec8") != 0 && name.compare(0, 5, "spec8") != 0))
     return out;
   size_t i = 5;
-  while (i + 1 < name.size() && name[i] == '_' &&
-         std::isdigit(static_cast<unsigned char>(name[i + 1]))) {
+  while (i + 1 < name.size() && name[i] == '_' && std::isdigit(static_cast<unsigned char>(name[i + 1]))) {
     size_t j = i + 1;
     int n = 0;
-    while (j < name.size() && std::isdigit(static_cast<unsigned char>(name[j])))
-      n = n * 10 + (name[j++] - '0');
+    while (j < name.size() && std::isdigit(static_cast<unsigned char>(name[j]))) n = n * 10 + (name[j++] - '0');
     out.push_back(n);
     i = j;
   }
@@ -67,8 +65,7 @@ inline std::vector<int> case_numbers(const std::string& name) {
 // Problems go to `errors`; what could be read is returned.
 inline Catalogue parse(const nlohmann::json& j, std::vector<std::string>& errors) {
   Catalogue cat;
-  auto str = [&](const nlohmann::json& o, const char* key,
-                 const std::string& where) -> std::string {
+  auto str = [&](const nlohmann::json& o, const char* key, const std::string& where) -> std::string {
     if (!o.contains(key)) return {};
     if (!o[key].is_string() || o[key].get<std::string>().empty()) {
       errors.push_back(where + ": \"" + key + "\" must be a non-empty string");
@@ -82,23 +79,19 @@ inline Catalogue parse(const nlohmann::json& j, std::vector<std::string>& errors
     return cat;
   }
   for (const auto& s : j["suites"]) {
-    if (s.is_string())
-      cat.suites.push_back(s.get<std::string>());
-    else
-      errors.push_back("catalogue: \"suites\" holds a non-string");
+    if (s.is_string()) cat.suites.push_back(s.get<std::string>());
+    else errors.push_back("catalogue: \"suites\" holds a non-string");
   }
   for (const auto& c : j["cases"]) {
     Case k;
     if (!c.is_object() || !c.contains("case") || !c["case"].is_number_integer()) {
-      errors.push_back("catalogue: case " + std::to_string(cat.cases.size() + 1) +
-                       " has no number");
+      errors.push_back("catalogue: case " + std::to_string(cat.cases.size() + 1) + " has no number");
       continue;
     }
     k.number = c["case"].get<int>();
     const std::string where = "case " + std::to_string(k.number);
     if (k.number != static_cast<int>(cat.cases.size()) + 1)
-      errors.push_back(where + ": out of order (expected case " +
-                       std::to_string(cat.cases.size() + 1) + ")");
+      errors.push_back(where + ": out of order (expected case " + std::to_string(cat.cases.size() + 1) + ")");
     k.name = str(c, "name", where);
     if (k.name.empty()) errors.push_back(where + ": no name");
     for (const auto& s : cat.suites) {
@@ -110,14 +103,11 @@ inline Catalogue parse(const nlohmann::json& j, std::vector<std::string>& errors
       const auto& o = c[s];
       Entry e;
       if (o.contains("tests")) {
-        if (!o["tests"].is_array() || o["tests"].empty())
-          errors.push_back(w + ": \"tests\" must be a non-empty list");
+        if (!o["tests"].is_array() || o["tests"].empty()) errors.push_back(w + ": \"tests\" must be a non-empty list");
         else
           for (const auto& t : o["tests"]) {
-            if (t.is_string() && !t.get<std::string>().empty())
-              e.tests.push_back(t.get<std::string>());
-            else
-              errors.push_back(w + ": a test name is not a non-empty string");
+            if (t.is_string() && !t.get<std::string>().empty()) e.tests.push_back(t.get<std::string>());
+            else errors.push_back(w + ": a test name is not a non-empty string");
           }
       }
       e.partial = str(o, "partial", w);
@@ -125,8 +115,7 @@ inline Catalogue parse(const nlohmann::json& j, std::vector<std::string>& errors
       e.gap = str(o, "gap", w);
       const int forms = int(o.contains("tests")) + int(o.contains("na")) + int(o.contains("gap"));
       if (forms != 1) errors.push_back(w + ": exactly one of \"tests\", \"na\", \"gap\"");
-      if (o.contains("partial") && !o.contains("tests"))
-        errors.push_back(w + ": \"partial\" only goes with \"tests\"");
+      if (o.contains("partial") && !o.contains("tests")) errors.push_back(w + ": \"partial\" only goes with \"tests\"");
       for (auto it = o.begin(); it != o.end(); ++it)
         if (it.key() != "tests" && it.key() != "partial" && it.key() != "na" && it.key() != "gap")
           errors.push_back(w + ": unknown field \"" + it.key() + "\"");
@@ -135,8 +124,8 @@ inline Catalogue parse(const nlohmann::json& j, std::vector<std::string>& errors
     cat.cases.push_back(k);
   }
   if (cat.cases.size() != static_cast<size_t>(kCases))
-    errors.push_back("catalogue: " + std::to_string(cat.cases.size()) +
-                     " cases, spec section 8 has " + std::to_string(kCases));
+    errors.push_back("catalogue: " + std::to_string(cat.cases.size()) + " cases, spec section 8 has " +
+                     std::to_string(kCases));
   return cat;
 }
 
@@ -157,9 +146,7 @@ inline Catalogue load(const std::string& path, std::vector<std::string>& errors)
 }
 
 #ifdef FLOWSTEER_SPEC8_CATALOGUE
-inline Catalogue load(std::vector<std::string>& errors) {
-  return load(FLOWSTEER_SPEC8_CATALOGUE, errors);
-}
+inline Catalogue load(std::vector<std::string>& errors) { return load(FLOWSTEER_SPEC8_CATALOGUE, errors); }
 #endif
 
 // Checks one suite against the catalogue. `present`: the tests the suite has (full GoogleTest
@@ -181,8 +168,8 @@ inline std::vector<std::string> check_suite(const Catalogue& cat, const std::str
     for (const auto& t : it->second.tests) {
       listed[t].insert(c.number);
       if (!have.count(t))
-        errors.push_back("case " + std::to_string(c.number) + " (" + c.name + "): " + suite +
-                         " test " + t + " does not exist");
+        errors.push_back("case " + std::to_string(c.number) + " (" + c.name + "): " + suite + " test " + t +
+                         " does not exist");
     }
   }
   auto short_name = [](const std::string& t) {
@@ -196,8 +183,7 @@ inline std::vector<std::string> check_suite(const Catalogue& cat, const std::str
                          " in its name but case " + std::to_string(n) + " does not list it");
   for (const auto& t : present)
     if (owned(t) && !listed.count(t))
-      errors.push_back(suite + " test " + t +
-                       " is not in the catalogue (testbench/spec8/cases.json)");
+      errors.push_back(suite + " test " + t + " is not in the catalogue (testbench/spec8/cases.json)");
   return errors;
 }
 
@@ -222,15 +208,13 @@ inline bool is_spec8_test(const std::string& full, const std::string& suite = {}
 }
 
 // The whole check for a GoogleTest suite, as one assertion per problem.
-inline void expect_suite_matches(const std::string& suite,
-                                 const std::function<bool(const std::string&)>& owned) {
+inline void expect_suite_matches(const std::string& suite, const std::function<bool(const std::string&)>& owned) {
   std::vector<std::string> errors;
 #ifdef FLOWSTEER_SPEC8_CATALOGUE
   const Catalogue cat = load(errors);
 #else
   const Catalogue cat;
-  errors.push_back(
-      "built without FLOWSTEER_SPEC8_CATALOGUE (the path of testbench/spec8/cases.json)");
+  errors.push_back("built without FLOWSTEER_SPEC8_CATALOGUE (the path of testbench/spec8/cases.json)");
 #endif
   for (const auto& e : errors) ADD_FAILURE() << e;
   if (!errors.empty()) return;

@@ -33,7 +33,7 @@ namespace r = flowsteer::regs;
 
 namespace {
 
-constexpr uint32_t kT = 3;  // the CPU both seed apps read on (queue rmap(3) = 3)
+constexpr uint32_t kT = 3;       // the CPU both seed apps read on (queue rmap(3) = 3)
 constexpr int kSeedRounds = 8;
 
 // The implemented sizes the comparison runs with: the simulated engine's when it is
@@ -45,13 +45,13 @@ engine::EngineCaps backend_caps() {
 #else
   engine::EngineCaps c;
   c.lut_log2 = 7;
-  c.cpu_log2 = 4;         // 16 CPUs
-  c.queue_log2 = 4;       // 16 queues
-  c.slot_log2 = 10;       // 1024-slot tables
-  c.flt_bucket_bits = 9;  // 2048 filters
+  c.cpu_log2 = 4;          // 16 CPUs
+  c.queue_log2 = 4;        // 16 queues
+  c.slot_log2 = 10;        // 1024-slot tables
+  c.flt_bucket_bits = 9;   // 2048 filters
   c.flt_ways = 4;
   c.sock_log2 = 12;
-  c.evt_log2 = 5;  // 32-entry event FIFO
+  c.evt_log2 = 5;          // 32-entry event FIFO
   c.rps_pool_log2 = 8;
   return c;
 #endif
@@ -63,7 +63,7 @@ driver::EngineSetup seed_setup(kernel::Variant v) {
   s.num_rx_queues = 16;
   s.variant = v;
   s.lut_log2 = std::min(7u, backend_caps().lut_log2);
-  s.rps_flow_cnt = 16;  // log 4: hash_32(h, 4) picks the slot (V-log)
+  s.rps_flow_cnt = 16;          // log 4: hash_32(h, 4) picks the slot (V-log)
   s.rps_sock_flow_entries = 256;
   return s;
 }
@@ -86,8 +86,8 @@ std::pair<SeedFlow, SeedFlow> seed_pair(const driver::EngineSetup& s) {
     if (f.hash == 0 || rss.queue(f.hash) == kT) continue;
     f.frame = nic::build_frame(f.tuple);
     for (const auto& g : seen)
-      if (hash::hash_32(g.hash, 4) == hash::hash_32(f.hash, 4) &&
-          (g.hash & 255) != (f.hash & 255) && (g.hash & 1023) != (f.hash & 1023))
+      if (hash::hash_32(g.hash, 4) == hash::hash_32(f.hash, 4) && (g.hash & 255) != (f.hash & 255) &&
+          (g.hash & 1023) != (f.hash & 1023))
         return {g, f};
     seen.push_back(f);
   }
@@ -102,8 +102,8 @@ struct Round {
   uint32_t filter_count = 0;
   bool operator==(const Round& o) const {
     return records == o.records && deleted == o.deleted && runtime.steer_c == o.runtime.steer_c &&
-           runtime.steer_l == o.runtime.steer_l && runtime.add == o.runtime.add &&
-           runtime.del == o.runtime.del && filter_count == o.filter_count;
+           runtime.steer_l == o.runtime.steer_l && runtime.add == o.runtime.add && runtime.del == o.runtime.del &&
+           filter_count == o.filter_count;
   }
 };
 
@@ -229,7 +229,7 @@ TEST(DeviceBackends, SeedTwoFlowsOriginalThrashesOnTheModel) {
   ASSERT_EQ(r0.records.size(), 6u);
   EXPECT_EQ(r0.records[0].action, engine::SteerAction::kSteered);  // F1 -> id 1
   EXPECT_EQ(r0.records[0].cpu, int(kT));
-  EXPECT_TRUE(r0.records[1].filter_hit);  // inline filter
+  EXPECT_TRUE(r0.records[1].filter_hit);                           // inline filter
   EXPECT_EQ(r0.records[1].queue, kT);
   EXPECT_EQ(r0.records[3].action, engine::SteerAction::kSteered);  // F2 overwrites the slot
   EXPECT_TRUE(r0.deleted.empty());                                 // new entries: not checked yet
@@ -287,9 +287,9 @@ TEST(DeviceBackends, SystemRunRuntimeMatchesTheEngineOnTheModel) {
   EXPECT_EQ(rep.runtime.del, cnt(c, r::Counter::kFltDeletes));
   EXPECT_EQ(rep.runtime.steer_c, cnt(c, r::Counter::kSteerCalls));
   EXPECT_EQ(rep.delete_errors, 0u);
-  EXPECT_GT(rep.runtime.del, 0u);                          // expiry ran
-  EXPECT_EQ(udp_filters(rep), 0u);                         // every UDP filter expired
-  EXPECT_GT(rep.filters.size(), 100u);                     // idle TCP flows keep theirs
+  EXPECT_GT(rep.runtime.del, 0u);                         // expiry ran
+  EXPECT_EQ(udp_filters(rep), 0u);                        // every UDP filter expired
+  EXPECT_GT(rep.filters.size(), 100u);                    // idle TCP flows keep theirs
   EXPECT_GT(c[size_t(r::Counter::kParseClass0) + 1], 0u);  // UDP flows (parse class IPV4_UDP)
   EXPECT_GT(cnt(c, r::Counter::kFltHits), 0u);
   expect_runtime_matches_table(rep);
@@ -309,12 +309,10 @@ TEST(DeviceBackends, SystemRunRuntimeMatchesTheEngineOnTheModel) {
   EXPECT_EQ(udp_filters(p), 0u);
   EXPECT_LT(p.runtime.steer_c * 2, rep.runtime.steer_c);
   EXPECT_LT(p.runtime.del, rep.runtime.del);
-  std::printf(
-      "1,000 flows on the model: original Steer-C %llu Add %llu Del %llu, patched Steer-C %llu Add "
-      "%llu Del %llu\n",
-      (unsigned long long)rep.runtime.steer_c, (unsigned long long)rep.runtime.add,
-      (unsigned long long)rep.runtime.del, (unsigned long long)p.runtime.steer_c,
-      (unsigned long long)p.runtime.add, (unsigned long long)p.runtime.del);
+  std::printf("1,000 flows on the model: original Steer-C %llu Add %llu Del %llu, patched Steer-C %llu Add %llu Del %llu\n",
+              (unsigned long long)rep.runtime.steer_c, (unsigned long long)rep.runtime.add,
+              (unsigned long long)rep.runtime.del, (unsigned long long)p.runtime.steer_c,
+              (unsigned long long)p.runtime.add, (unsigned long long)p.runtime.del);
 }
 
 // A run on a port that already served another one starts from an empty table.
@@ -386,8 +384,7 @@ TEST(DeviceBackends, CliReportAndJson) {
   int fd = mkstemp(path);
   ASSERT_GE(fd, 0);
   close(fd);
-  ASSERT_EQ(run_cli(std::string("--flows 200 --duration-s 0.5 --udp-percent 50 --json ") + path),
-            0);
+  ASSERT_EQ(run_cli(std::string("--flows 200 --duration-s 0.5 --udp-percent 50 --json ") + path), 0);
   std::ifstream f(path);
   auto j = nlohmann::json::parse(f);
   std::remove(path);
@@ -400,8 +397,7 @@ TEST(DeviceBackends, CliReportAndJson) {
   EXPECT_EQ(j["kind"], "model");
   std::string err;
   EXPECT_EQ(run_cli("--rps-flow-cnt 100000", &err), 2);  // rounds up to 131072 > 2^15 slots
-  EXPECT_NE(last_line(err).find("flowsteer device: rps_flow_cnt 100000 rounds up to 131072"),
-            std::string::npos)
+  EXPECT_NE(last_line(err).find("flowsteer device: rps_flow_cnt 100000 rounds up to 131072"), std::string::npos)
       << err;
   EXPECT_EQ(run_cli("--sock-flow-entries 600000000", &err), 2);
   EXPECT_NE(last_line(err).find("2^29"), std::string::npos) << err;
@@ -449,9 +445,8 @@ TEST(DeviceBackends, ModelAndVerilatorGiveIdenticalResults) {
   }
   runs::DeviceReport m = runs::run_device(*model, system_setup(), system_workload());
   runs::DeviceReport v = runs::run_device(*rtl, system_setup(), system_workload());
-  std::printf(
-      "1,000-flow run (%llu frames): model %.2f s, verilator %.2f s wall, %llu register accesses\n",
-      (unsigned long long)m.frames, m.wall_s, v.wall_s, (unsigned long long)v.register_accesses);
+  std::printf("1,000-flow run (%llu frames): model %.2f s, verilator %.2f s wall, %llu register accesses\n",
+              (unsigned long long)m.frames, m.wall_s, v.wall_s, (unsigned long long)v.register_accesses);
   EXPECT_EQ(v.kind, "verilator");
   EXPECT_EQ(m.frames, v.frames);
   expect_same_counters(m.counters, v.counters);

@@ -91,9 +91,8 @@ TEST(SystemExperiment, SameSeedSameCounts) {
 
 TEST(SystemExperiment, CliRejectsBadArguments) {
   const std::string bin = FLOWSTEER_BIN;
-  for (const char* args :
-       {"--rps-flow-cnt 0", "--rps-flow-cnt abc", "--variant sideways", "--variant patched,bogus",
-        "--duration-s -1", "--flows 0", "--warmup-s 50 --duration-s 10"}) {
+  for (const char* args : {"--rps-flow-cnt 0", "--rps-flow-cnt abc", "--variant sideways", "--variant patched,bogus",
+                           "--duration-s -1", "--flows 0", "--warmup-s 50 --duration-s 10"}) {
     std::string cmd = bin + " experiment --quiet " + args + " >/dev/null 2>&1";
     int rc = std::system(cmd.c_str());
     ASSERT_TRUE(WIFEXITED(rc));
@@ -110,8 +109,7 @@ TEST(SystemExperiment, CliWritesJsonCsvAndChecksExitStatus) {
   };
   const std::string base = "/tmp/flowsteer_exp_" + std::to_string(getpid());
   EXPECT_EQ(run("--cpus 8 --flows 400 --rps-flow-cnt 256,1024 --duration-s 3 --warmup-s 1"
-                " --json " +
-                base + ".json --csv " + base + ".csv --no-check"),
+                " --json " + base + ".json --csv " + base + ".csv --no-check"),
             0);
   FILE* f = std::fopen((base + ".csv").c_str(), "r");
   ASSERT_NE(f, nullptr);
@@ -121,8 +119,7 @@ TEST(SystemExperiment, CliWritesJsonCsvAndChecksExitStatus) {
   std::fclose(f);
   EXPECT_EQ(lines, 7);  // header + 2 sizes x (original, patched, engine)
   // 100 flows in 8 x 32768 slots never collide: original == patched, so the shape fails.
-  EXPECT_EQ(run("--cpus 8 --flows 100 --rps-flow-cnt 32768 --duration-s 3 --warmup-s 1 --check"),
-            1);
+  EXPECT_EQ(run("--cpus 8 --flows 100 --rps-flow-cnt 32768 --duration-s 3 --warmup-s 1 --check"), 1);
 }
 
 // Spec 7.9.4 side effect: the UDP 5 s timer removes filters of active flows. The original
@@ -142,8 +139,8 @@ TEST(SystemExperiment, UdpTimerReaddsOnlyInTheOriginal) {
   SystemResult p = run_system(c);
   EXPECT_GT(o.at_end.add, 2 * o.at_warmup.add);  // re-added after each expiry
   EXPECT_GT(o.at_end.del, o.at_warmup.add / 2);
-  EXPECT_LE(p.at_end.add, p.at_warmup.add + 5);         // never re-accelerated
-  EXPECT_GT(p.at_end.del, p.at_warmup.add * 9 / 10);    // every filter expired once
+  EXPECT_LE(p.at_end.add, p.at_warmup.add + 5);   // never re-accelerated
+  EXPECT_GT(p.at_end.del, p.at_warmup.add * 9 / 10);  // every filter expired once
   EXPECT_GT(p.shares.sw_steered, p.shares.hw_steered);  // served in software afterwards
 }
 

@@ -144,9 +144,8 @@ int device_cli(const std::string& args, std::string& out, std::string& err) {
 // ethtool -K ntuple off: filters flushed, aRFS inactive, no steering; on: empty lists over
 // an empty table, then steering starts again.
 TEST(IceRuntime, NtupleOffClearsAndStopsOnRestarts) {
-  const auto rep =
-      run_all(setup(),
-              workload({{200, Kind::kNtuple, 0, 0, {}}, {400, Kind::kNtuple, 0, 1, {}}}, 0.7, 0.8));
+  const auto rep = run_all(
+      setup(), workload({{200, Kind::kNtuple, 0, 0, {}}, {400, Kind::kNtuple, 0, 1, {}}}, 0.7, 0.8));
   ASSERT_EQ(rep.changes.size(), 2u);
   const auto &off = rep.changes[0], &on = rep.changes[1];
   EXPECT_FALSE(off.arfs_active);
@@ -180,8 +179,7 @@ TEST(IceRuntime, CpuOfflineRemovesItsFiltersAndBackRestoresTheQueue) {
   EXPECT_TRUE(listed_offline);
 
   const auto back = run_all(
-      setup(),
-      workload({{200, Kind::kCpuOnline, 3, 0, {}}, {350, Kind::kCpuOnline, 3, 1, {}}}, 0.6, 0.7));
+      setup(), workload({{200, Kind::kCpuOnline, 3, 0, {}}, {350, Kind::kCpuOnline, 3, 1, {}}}, 0.6, 0.7));
   ASSERT_EQ(back.changes.size(), 2u);
   EXPECT_EQ(back.changes[1].removed, 0u);
   for (const auto& f : back.filters) EXPECT_LT(f.queue, 16u);

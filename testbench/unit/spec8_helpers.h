@@ -97,10 +97,8 @@ struct RecordingFdir : flowsteer::driver::FdirWriter {
     ops.push_back({add, f.fltr_id, f.q_index, f.tuple});
     int r = add ? add_rc : del_rc;
     if (r == 0) {
-      if (add)
-        installed[f.fltr_id] = f;
-      else
-        installed.erase(f.fltr_id);
+      if (add) installed[f.fltr_id] = f;
+      else installed.erase(f.fltr_id);
     }
     return r;
   }

@@ -63,7 +63,8 @@ CliRun run_cli(const std::vector<std::string>& args) {
     _exit(127);
   }
   int status = 0;
-  if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)) r.rc = WEXITSTATUS(status);
+  if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+    r.rc = WEXITSTATUS(status);
   close(out_fd);
   close(err_fd);
   r.out = slurp(out_path);
@@ -113,22 +114,23 @@ class CliHash : public ::testing::Test {
 }  // namespace
 
 TEST_F(CliHash, ToeplitzMicrosoftVectors) {
-  expect_ok({"--algo", "toeplitz", "--src", "66.9.149.187", "--dst", "161.142.100.80", "--sport",
-             "2794", "--dport", "1766"},
+  expect_ok({"--algo", "toeplitz", "--src", "66.9.149.187", "--dst", "161.142.100.80",
+             "--sport", "2794", "--dport", "1766"},
             "0x51ccc178\n");
   expect_ok({"--algo", "toeplitz", "--src", "66.9.149.187", "--dst", "161.142.100.80"},
             "0x323e8fc2\n");
-  expect_ok({"--algo", "toeplitz", "--src", "3ffe:2501:200:1fff::7", "--dst", "3ffe:2501:200:3::1",
-             "--sport", "2794", "--dport", "1766"},
+  expect_ok({"--algo", "toeplitz", "--src", "3ffe:2501:200:1fff::7", "--dst",
+             "3ffe:2501:200:3::1", "--sport", "2794", "--dport", "1766"},
             "0x40207d3d\n");
-  expect_ok({"--algo", "toeplitz", "--src", "3ffe:2501:200:1fff::7", "--dst", "3ffe:2501:200:3::1"},
+  expect_ok({"--algo", "toeplitz", "--src", "3ffe:2501:200:1fff::7", "--dst",
+             "3ffe:2501:200:3::1"},
             "0x2cc18cd5\n");
   // Explicit key (same Microsoft key, with 0x) and numbers in hex.
-  expect_ok(
-      {"--algo", "toeplitz", "--key",
-       "0x6d5a56da255b0ec24167253d43a38fb0d0ca2bcbae7b30b477cb2da38030f20c6a42b73bbeac01fa",
-       "--src", "66.9.149.187", "--dst", "161.142.100.80", "--sport", "0xaea", "--dport", "0x6e6"},
-      "0x51ccc178\n");
+  expect_ok({"--algo", "toeplitz", "--key",
+             "0x6d5a56da255b0ec24167253d43a38fb0d0ca2bcbae7b30b477cb2da38030f20c6a42b73bbeac01fa",
+             "--src", "66.9.149.187", "--dst", "161.142.100.80", "--sport", "0xaea", "--dport",
+             "0x6e6"},
+            "0x51ccc178\n");
 }
 
 TEST_F(CliHash, ToeplitzRawInput) {
@@ -159,17 +161,17 @@ TEST_F(CliHash, SymmetricAlgorithms) {
   expect_ok({"--algo", "jhash-sym", "--src", "10.1.2.3", "--dst", "192.168.7.9"},
             hex32(flowsteer::hash::jhash_sym_2010(t, 0)));
   flowsteer::FlowTuple t6 = flowsteer::make_tuple("2001:db8::5", "2001:db8::9", 1, 2);
-  expect_ok({"--algo", "jhash-sym", "--src", "2001:db8::9", "--dst", "2001:db8::5", "--sport", "2",
-             "--dport", "1", "--seed", "7"},
+  expect_ok({"--algo", "jhash-sym", "--src", "2001:db8::9", "--dst", "2001:db8::5", "--sport",
+             "2", "--dport", "1", "--seed", "7"},
             hex32(flowsteer::hash::jhash_sym_2010(t6, 7)));
 }
 
 TEST_F(CliHash, RawJhash) {
   expect_ok({"--algo", "jhash3", "--words", "1,2,3"}, "0xa46158f5\n");
   expect_ok({"--algo", "jhash3", "--words", "0,0,0", "--seed", "0"}, "0x1b68e557\n");
-  expect_ok(
-      {"--algo", "jhash3", "--words", "0x0100007F,0x0200007F,0x5000D204", "--seed", "0x12345678"},
-      "0x0aa906e7\n");
+  expect_ok({"--algo", "jhash3", "--words", "0x0100007F,0x0200007F,0x5000D204", "--seed",
+             "0x12345678"},
+            "0x0aa906e7\n");
   expect_ok({"--algo", "jhash2", "--words", "1,2,3"}, "0xa46158f5\n");
   const uint32_t w[5] = {5, 4, 3, 2, 0xffffffff};
   expect_ok({"--algo", "jhash2", "--words", "5,4,3,2,0xffffffff", "--seed", "9"},
@@ -190,8 +192,8 @@ TEST_F(CliHash, BadUsageExitsTwoWithOneLine) {
   expect_usage({"--algo", "toeplitz", "--src", "1.2.3.400", "--dst", "1.2.3.4"}, "1.2.3.400");
   expect_usage({"--algo", "toeplitz", "--src", "1.2.3.4", "--dst", "fe80::zz"}, "fe80::zz");
   expect_usage({"--algo", "jhash-sym", "--src", "1.2.3.4", "--dst", "::1"}, "famil");
-  expect_usage({"--algo", "toeplitz", "--src", "1.2.3.4", "--dst", "5.6.7.8", "--sport", "65536",
-                "--dport", "1"},
+  expect_usage({"--algo", "toeplitz", "--src", "1.2.3.4", "--dst", "5.6.7.8", "--sport",
+                "65536", "--dport", "1"},
                "65536");
   expect_usage({"--algo", "toeplitz", "--src", "1.2.3.4", "--dst", "5.6.7.8", "--sport", "1"},
                "--dport");
@@ -204,15 +206,15 @@ TEST_F(CliHash, BadUsageExitsTwoWithOneLine) {
   expect_usage({"--algo", "toeplitz", "--input-hex", "nothex"}, "--input-hex");
   // Key too short for the input: 40-byte key, IPv6 with ports needs exactly 40 -> fine;
   // a 16-byte key for IPv4 with ports (needs 16) is fine, 15 is not.
-  expect_usage({"--algo", "toeplitz", "--key", "000102030405060708090a0b0c0d0e", "--src", "1.2.3.4",
-                "--dst", "5.6.7.8", "--sport", "1", "--dport", "2"},
+  expect_usage({"--algo", "toeplitz", "--key", "000102030405060708090a0b0c0d0e", "--src",
+                "1.2.3.4", "--dst", "5.6.7.8", "--sport", "1", "--dport", "2"},
                "too short");
-  expect_ok(
-      {"--algo", "toeplitz", "--key", "000102030405060708090a0b0c0d0e0f", "--src", "1.2.3.4",
-       "--dst", "5.6.7.8", "--sport", "1", "--dport", "2"},
-      hex32(flowsteer::hash::toeplitz_tuple(
-          flowsteer::make_tuple("1.2.3.4", "5.6.7.8", 1, 2),
-          flowsteer::hash::RssKey{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, true)));
+  expect_ok({"--algo", "toeplitz", "--key", "000102030405060708090a0b0c0d0e0f", "--src",
+             "1.2.3.4", "--dst", "5.6.7.8", "--sport", "1", "--dport", "2"},
+            hex32(flowsteer::hash::toeplitz_tuple(
+                flowsteer::make_tuple("1.2.3.4", "5.6.7.8", 1, 2),
+                flowsteer::hash::RssKey{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+                true)));
   expect_usage({"--algo", "toeplitz", "--input-hex", std::string(74, 'a')}, "too short");
   expect_usage({"--algo", "jhash3", "--words", "1,2"}, "3");
   expect_usage({"--algo", "jhash3", "--words", "1,2,3,4"}, "3");

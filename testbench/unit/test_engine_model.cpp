@@ -399,8 +399,7 @@ TEST(ArfsRuntime, UdpExpiresFiveSecondsAfterActivationTcpNever) {
 }
 
 TEST(EngineModel, RawSockWriteIsWhatRecordWrites) {
-  EngineModel a(small_params(kernel::Variant::kPatched)),
-      b(small_params(kernel::Variant::kPatched));
+  EngineModel a(small_params(kernel::Variant::kPatched)), b(small_params(kernel::Variant::kPatched));
   configure(a);
   configure(b);
   TestFlow f = make_flow(a, 4242);

@@ -55,7 +55,7 @@ TEST(EngineRegs, BadAddressesAndValuesAnswerSlverrAndChangeNothing) {
   EXPECT_EQ(f.read(0x003C, v), AxiResp::kSlvErr);  // a hole in GLOB
   EXPECT_EQ(v, 0u);
   EXPECT_EQ(f.write(0xFFFC, 1), AxiResp::kSlvErr);
-  EXPECT_EQ(f.read(0x0002, v), AxiResp::kSlvErr);              // misaligned
+  EXPECT_EQ(f.read(0x0002, v), AxiResp::kSlvErr);  // misaligned
   EXPECT_EQ(f.write(r::RMAP::addr(16), 0), AxiResp::kSlvErr);  // past 2^CPU_LOG2
   EXPECT_EQ(f.read(r::LUT::addr(128), v), AxiResp::kSlvErr);   // past 2^LUT_LOG2
   EXPECT_EQ(f.write(r::NR_CPU_IDS::kAddr, 0), AxiResp::kSlvErr);
@@ -63,8 +63,7 @@ TEST(EngineRegs, BadAddressesAndValuesAnswerSlverrAndChangeNothing) {
   EXPECT_EQ(rd(f, r::NR_CPU_IDS::kAddr), 1u);
   EXPECT_EQ(f.write(r::HASH_CFG::kAddr, 3), AxiResp::kSlvErr);
   EXPECT_EQ(f.write(r::LUT::addr(0), 16), AxiResp::kSlvErr);  // queue >= 2^QUEUE_LOG2
-  EXPECT_EQ(f.write(r::RPS_FLOW_CNT::addr(0),
-                    r::RPS_FLOW_CNT::LOG2.put(11) | r::RPS_FLOW_CNT::PRESENT.put(1)),
+  EXPECT_EQ(f.write(r::RPS_FLOW_CNT::addr(0), r::RPS_FLOW_CNT::LOG2.put(11) | r::RPS_FLOW_CNT::PRESENT.put(1)),
             AxiResp::kSlvErr);  // above SLOT_LOG2
   EXPECT_EQ(f.model().kernel().flow_table(0), nullptr);
   EXPECT_EQ(f.write(r::SOCK_CMD::kAddr, 1), AxiResp::kSlvErr);  // no sock table yet
@@ -103,9 +102,7 @@ TEST(EngineRegs, HostFilterCommands) {
   // 192.0.2.1:1000 -> 198.51.100.7:80 tcp as FLT_* operands
   ASSERT_EQ(f.write(r::FLT_SRC::addr(0), 0xC0000201), AxiResp::kOkay);
   ASSERT_EQ(f.write(r::FLT_DST::addr(0), 0xC6336407), AxiResp::kOkay);
-  ASSERT_EQ(
-      f.write(r::FLT_PORTS::kAddr, r::FLT_PORTS::SPORT.put(1000) | r::FLT_PORTS::DPORT.put(80)),
-      AxiResp::kOkay);
+  ASSERT_EQ(f.write(r::FLT_PORTS::kAddr, r::FLT_PORTS::SPORT.put(1000) | r::FLT_PORTS::DPORT.put(80)), AxiResp::kOkay);
   ASSERT_EQ(f.write(r::FLT_META::kAddr, r::FLT_META::PROTO.put(6)), AxiResp::kOkay);
   ASSERT_EQ(f.write(r::FLT_ID::kAddr, 42), AxiResp::kOkay);
   ASSERT_EQ(f.write(r::FLT_QUEUE::kAddr, 3), AxiResp::kOkay);
@@ -140,9 +137,9 @@ TEST(EngineDriver, RefusesWhatIsNotAnEngineAndOversizedKnobs) {
   s.nr_cpu_ids = 16;
   s.rps_flow_cnt = 2000;  // rounds up to 2048 > 2^10
   EXPECT_THROW(drv.configure(s), std::invalid_argument);
-  s.rps_flow_cnt = 1000;                                  // rounds up to 1024 (spec 1.1)
+  s.rps_flow_cnt = 1000;  // rounds up to 1024 (spec 1.1)
   EXPECT_THROW(drv.configure(s), std::invalid_argument);  // 16 x 1024 sock entries > 2^12
-  s.rps_sock_flow_entries = 3000;                         // rounds up to 4096
+  s.rps_sock_flow_entries = 3000;                          // rounds up to 4096
   drv.configure(s);
   EXPECT_EQ(f.model().kernel().flow_table(5)->size(), 1024u);
 }
@@ -179,8 +176,7 @@ TEST(EngineDriver, RegisterLevelRuntimeEqualsTheDirectModel) {
     FlowTuple t = make_tuple("192.0.2.1", "198.51.100.7", sport, 80);
     uint32_t h = direct.rss().hash_tuple(t, true);
     if (direct.rss().queue(h) == 5) continue;
-    if (!hashes.empty() &&
-        (hash::hash_32(h, 4) != hash::hash_32(hashes[0], 4) || (h & 255) == (hashes[0] & 255)))
+    if (!hashes.empty() && (hash::hash_32(h, 4) != hash::hash_32(hashes[0], 4) || (h & 255) == (hashes[0] & 255)))
       continue;
     hashes.push_back(h);
     frames.push_back(nic::build_frame(t));
@@ -215,12 +211,11 @@ TEST(DeviceRun, ModelBackendCountsAddUp) {
   runs::DeviceWorkload w;
   w.flows = 200;
   w.duration_s = 2.5;
-  auto rep =
-      runs::run_device(regs, setup, w, [&](const uint8_t* f, size_t n, engine::OutputRecord* rec) {
-        auto r = regs.packet(f, n);
-        if (r) *rec = *r;
-        return bool(r);
-      });
+  auto rep = runs::run_device(regs, setup, w, [&](const uint8_t* f, size_t n, engine::OutputRecord* rec) {
+    auto r = regs.packet(f, n);
+    if (r) *rec = *r;
+    return bool(r);
+  });
   using C = r::Counter;
   uint64_t frames = rep.counters[size_t(C::kPkts)];
   uint64_t per_queue = 0;
@@ -246,8 +241,8 @@ TEST(DeviceRun, CliExitCodes) {
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   };
   EXPECT_EQ(run("--flows 50 --cpus 4 --duration-s 1"), 0);
-  EXPECT_EQ(run("--backend xrt"), 2);  // no --xclbin
+  EXPECT_EQ(run("--backend xrt"), 2);                             // no --xclbin
   EXPECT_EQ(run("--backend xrt --xclbin /nonexistent.xclbin"), 2);
-  EXPECT_EQ(run("--cpus 300"), 2);  // above the engine's 2^8 CPUs
+  EXPECT_EQ(run("--cpus 300"), 2);                                // above the engine's 2^8 CPUs
   EXPECT_EQ(run("--backend verilog"), 2);
 }

@@ -73,7 +73,7 @@ TEST(HashToeplitz, KeyLengthRule) {
   // One set bit at input bit i yields key bits [i, i+32).
   uint8_t one[2] = {0x00, 0x01};  // bit 15
   const uint32_t expect = uint32_t(k[1]) << 31 | uint32_t(k[2]) << 23 | uint32_t(k[3]) << 15 |
-                          uint32_t(k[4]) << 7 | uint32_t(k[5]) >> 1;
+                        uint32_t(k[4]) << 7 | uint32_t(k[5]) >> 1;
   EXPECT_EQ(fh::toeplitz(one, 2, k.data(), 6), expect);
 }
 
@@ -99,7 +99,8 @@ TEST(HashJhash, Lookup3Vectors) {  // spec 6.2
 TEST(HashJhash, Lookup2Vectors) {  // spec 6.2
   EXPECT_EQ(fh::jhash_3words_lookup2(1, 2, 3, 0), 0x17E8BDC2u);
   EXPECT_EQ(fh::jhash_3words_lookup2(0, 0, 0, 0), 0xBD49D10Du);
-  EXPECT_EQ(fh::jhash_3words_lookup2(0x0100007F, 0x0200007F, 0x5000D204, 0x12345678), 0x72372513u);
+  EXPECT_EQ(fh::jhash_3words_lookup2(0x0100007F, 0x0200007F, 0x5000D204, 0x12345678),
+            0x72372513u);
 }
 
 TEST(HashJhash, ShortFormsAndJhash2Agree) {
@@ -177,33 +178,15 @@ void store_le(std::array<uint8_t, 16>& a, uint32_t v) {
 // inputs (a1, a2, ports 0, seed) whose raw jhash is 0.
 void invert_lookup2(uint32_t a, uint32_t b, uint32_t& a1, uint32_t& a2, uint32_t& seed) {
   uint32_t c = 0;
-  c ^= b >> 15;
-  c += b;
-  c += a;
-  b ^= a << 10;
-  b += a;
-  b += c;
-  a ^= c >> 3;
-  a += c;
-  a += b;
-  c ^= b >> 5;
-  c += b;
-  c += a;
-  b ^= a << 16;
-  b += a;
-  b += c;
-  a ^= c >> 12;
-  a += c;
-  a += b;
-  c ^= b >> 13;
-  c += b;
-  c += a;
-  b ^= a << 8;
-  b += a;
-  b += c;
-  a ^= c >> 13;
-  a += c;
-  a += b;
+  c ^= b >> 15; c += b; c += a;
+  b ^= a << 10; b += a; b += c;
+  a ^= c >> 3;  a += c; a += b;
+  c ^= b >> 5;  c += b; c += a;
+  b ^= a << 16; b += a; b += c;
+  a ^= c >> 12; a += c; a += b;
+  c ^= b >> 13; c += b; c += a;
+  b ^= a << 8;  b += a; b += c;
+  a ^= c >> 13; a += c; a += b;
   a1 = a - 0x9E3779B9u;
   a2 = b - 0x9E3779B9u;
   seed = c;  // c = ports (0) + initval
@@ -213,20 +196,13 @@ void invert_lookup2(uint32_t a, uint32_t b, uint32_t& a1, uint32_t& a2, uint32_t
 // s = seed + 0xDEADBEEF + 12.
 void invert_lookup3(uint32_t a, uint32_t b, uint32_t& a1, uint32_t& a2, uint32_t& seed) {
   uint32_t c = 0;
-  c += rol(b, 24);
-  c ^= b;
-  b += rol(a, 14);
-  b ^= a;
-  a += rol(c, 4);
-  a ^= c;
-  c += rol(b, 16);
-  c ^= b;
-  b += rol(a, 25);
-  b ^= a;
-  a += rol(c, 11);
-  a ^= c;
-  c += rol(b, 14);
-  c ^= b;
+  c += rol(b, 24); c ^= b;
+  b += rol(a, 14); b ^= a;
+  a += rol(c, 4);  a ^= c;
+  c += rol(b, 16); c ^= b;
+  b += rol(a, 25); b ^= a;
+  a += rol(c, 11); a ^= c;
+  c += rol(b, 14); c ^= b;
   const uint32_t s = c;
   a1 = a - s;
   a2 = b - s;
@@ -239,12 +215,13 @@ TEST(HashJhashSym2010, ZeroBecomesOne) {  // spec 6.1 step 4
   for (auto form : {fh::JhashForm::Lookup2, fh::JhashForm::Lookup3}) {
     uint32_t a1 = 0, a2 = 0, seed = 0;
     for (uint32_t k = 1;; ++k) {  // pick a final state whose inputs are already sorted
-      (form == fh::JhashForm::Lookup2 ? invert_lookup2 : invert_lookup3)(k * 0x9E3779B1u, k, a1, a2,
-                                                                         seed);
+      (form == fh::JhashForm::Lookup2 ? invert_lookup2 : invert_lookup3)(k * 0x9E3779B1u,
+                                                                         k, a1, a2, seed);
       if (a1 <= a2) break;
     }
-    const uint32_t raw = form == fh::JhashForm::Lookup2 ? fh::jhash_3words_lookup2(a1, a2, 0, seed)
-                                                        : fh::jhash_3words(a1, a2, 0, seed);
+    const uint32_t raw = form == fh::JhashForm::Lookup2
+                             ? fh::jhash_3words_lookup2(a1, a2, 0, seed)
+                             : fh::jhash_3words(a1, a2, 0, seed);
     ASSERT_EQ(raw, 0u);
     FlowTuple t;
     t.family = 4;
@@ -317,8 +294,8 @@ TEST(HashFlowKeys, LayoutAndZeroRule) {
     return 0u;  // forces the 0 -> 1 rule
   };
   EXPECT_EQ(fh::flow_hash_from_keys(t, capture), 1u);
-  const std::vector<uint8_t> want = {0x08, 0x00, 17, 0, 0x12, 0x34, 0x56, 0x78,
-                                     10,   0,    0,  1, 10,   0,    0,    2};
+  const std::vector<uint8_t> want = {0x08, 0x00, 17, 0,  0x12, 0x34, 0x56, 0x78,
+                                     10,   0,    0,  1,  10,   0,    0,    2};
   EXPECT_EQ(seen, want);
   FlowTuple t6 = make_tuple("::1", "::2", 1, 2);
   fh::flow_hash_from_keys(t6, capture);

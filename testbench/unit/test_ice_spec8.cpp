@@ -11,8 +11,8 @@
 
 using namespace spec8;
 using flowsteer::driver::ArfsEntry;
-using flowsteer::driver::FlowType;
 using flowsteer::driver::FltrState;
+using flowsteer::driver::FlowType;
 using flowsteer::driver::IceArfs;
 using flowsteer::kernel::GateRow;
 using flowsteer::kernel::RPS_NO_CPU;
@@ -273,10 +273,10 @@ TEST(IceSpec8, Spec8_34_UdpTimerExpiry) {
   auto s = r.sync(4000);                        // re-activated at 4000
   EXPECT_EQ(s.added, ids({3}));
   EXPECT_EQ(r.at(0x22, 0).time_activated, 4000u);
-  EXPECT_TRUE(r.sync(5999).deleted.empty());  // 1000 + 5000 - 1
-  EXPECT_EQ(r.sync(6000).deleted, ids({1}));  // id 1 at 1000 + 5000
+  EXPECT_TRUE(r.sync(5999).deleted.empty());    // 1000 + 5000 - 1
+  EXPECT_EQ(r.sync(6000).deleted, ids({1}));    // id 1 at 1000 + 5000
   EXPECT_TRUE(r.sync(8999).deleted.empty());
-  EXPECT_EQ(r.sync(9000).deleted, ids({3}));  // id 3 at 4000 + 5000
+  EXPECT_EQ(r.sync(9000).deleted, ids({3}));    // id 3 at 4000 + 5000
   EXPECT_TRUE(r.sync(1000000000).deleted.empty());
   EXPECT_NE(r.ice.find(2), nullptr);
   EXPECT_EQ(r.ice.counters().del, 2u);
@@ -445,7 +445,6 @@ TEST(IceSpec8, Spec8_39_SteerBetweenRunsWaitsForNextRun) {
 // The catalogue (testbench/spec8/cases.json) names the tests of every ice-side case; every
 // Spec8_* test here must be in it, under each case number its name carries.
 TEST(IceSpec8, CatalogueMatchesTheSuite) {
-  spec8::catalogue::expect_suite_matches("ice_unit", [](const std::string& t) {
-    return spec8::catalogue::is_spec8_test(t, "IceSpec8");
-  });
+  spec8::catalogue::expect_suite_matches(
+      "ice_unit", [](const std::string& t) { return spec8::catalogue::is_spec8_test(t, "IceSpec8"); });
 }

@@ -11,8 +11,8 @@
 #include "spec8_helpers.h"
 
 using namespace spec8;
-using flowsteer::driver::FlowType;
 using flowsteer::driver::FltrState;
+using flowsteer::driver::FlowType;
 using flowsteer::kernel::GateRow;
 using flowsteer::kernel::RflowRef;
 using flowsteer::kernel::rps_dev_flow;
@@ -97,7 +97,7 @@ TEST(KernelSpec8, Spec8_01_NextCpuInvalid) {
   EXPECT_FALSE(d.rflow.valid());
   EXPECT_FALSE(d.steer.called);
   EXPECT_TRUE(drv.calls.empty());
-  EXPECT_EQ(k.flow_table(0)->flows[s].cpu, 255);             // S9 only
+  EXPECT_EQ(k.flow_table(0)->flows[s].cpu, 255);            // S9 only
   EXPECT_EQ(k.flow_table(0)->flows[s].last_qtail, 0x1234u);  // S8 skipped
   EXPECT_EQ(k.flow_table(0)->flows[s].filter, RPS_NO_FILTER);
 
@@ -127,12 +127,12 @@ TEST(KernelSpec8, Spec8_02_NextCpuOfflineStillSteers) {
     RxDecision d = k.netif_receive_skb(make_skb(kH, 0, tcp4(1)));
     EXPECT_EQ(d.path, SetRpsCpuPath::kSteered);
     ASSERT_TRUE(d.steer.called);
-    EXPECT_EQ(d.steer.queue, 2);  // rmap(2) = 2
+    EXPECT_EQ(d.steer.queue, 2);   // rmap(2) = 2
     EXPECT_EQ(d.steer.flow_id, kS);
     EXPECT_EQ(d.steer.rc, 7);
-    EXPECT_EQ(d.cpu, -1);  // offline 2 fails G5f, no map
+    EXPECT_EQ(d.cpu, -1);          // offline 2 fails G5f, no map
     EXPECT_FALSE(d.rflow.valid());
-    EXPECT_EQ(k.tail(2), 40u);  // nothing enqueued
+    EXPECT_EQ(k.tail(2), 40u);     // nothing enqueued
     const rps_dev_flow& t = k.flow_table(2)->flows[kS];
     EXPECT_EQ(t.cpu, 2);
     EXPECT_EQ(t.filter, 7);
@@ -554,8 +554,7 @@ TEST(KernelSpec8, Spec8_13_NoRecordedQueueOrOutOfRange) {
   EXPECT_EQ(d.cpu, -1);
   EXPECT_EQ(d.path, SetRpsCpuPath::kNotCalled);
   EXPECT_FALSE(d.enqueued);
-  for (uint32_t q = 0; q < 4; ++q)
-    EXPECT_EQ(k.flow_table(q)->flows[kS].cpu, q == 0 ? 2 : RPS_NO_CPU);
+  for (uint32_t q = 0; q < 4; ++q) EXPECT_EQ(k.flow_table(q)->flows[kS].cpu, q == 0 ? 2 : RPS_NO_CPU);
   EXPECT_EQ(k.tail(1), 0u);
 }
 
@@ -585,10 +584,8 @@ TEST(KernelSpec8, Spec8_15_NoRmapOrNtupleOff) {
     setup_tables(k);
     FakeDriver drv;
     k.set_driver(&drv);
-    if (which == 0)
-      k.set_ntuple(false);
-    else
-      k.set_rx_cpu_rmap(false);
+    if (which == 0) k.set_ntuple(false);
+    else k.set_rx_cpu_rmap(false);
     k.rps_record_sock_flow(kH, 3);
     RxDecision d = k.netif_receive_skb(make_skb(kH, 0, tcp4(1)));
     EXPECT_EQ(d.path, SetRpsCpuPath::kNoAccel);
@@ -834,7 +831,7 @@ TEST(KernelSpec8, Spec8_22_IdenticalHashDifferentFlows) {
   d = r.rx(kH, 0, f2);
   EXPECT_EQ(d.gate, GateRow::kSameFlowNewCpu);  // T3[11]: d = 2 - 1 = 1 active, same hash
   EXPECT_EQ(d.steer.queue, 3);
-  EXPECT_EQ(d.steer.rc, 2);  // tuple differs: new entry
+  EXPECT_EQ(d.steer.rc, 2);                     // tuple differs: new entry
   EXPECT_EQ(r.slot(3, kS).filter, 2);
   EXPECT_EQ(r.slot(3, kS).cpu, 2);
   EXPECT_EQ(r.ice.counters().add, 2u);
@@ -873,7 +870,7 @@ TEST(KernelSpec8, Spec8_23_MigrateWhileEntryInactive) {
     EXPECT_EQ(r.fdir.ops.back().q, 1);  // installed to the old queue
     r.k.input_queue_head_add(1, 160);   // d = 160 - 1 = 159: still active
     EXPECT_TRUE(r.sync(1000).deleted.empty());
-    r.k.input_queue_head_add(1, 1);  // d = 160
+    r.k.input_queue_head_add(1, 1);     // d = 160
     EXPECT_EQ(r.sync(2000).deleted, ids({1}));
   }
 }
@@ -896,13 +893,13 @@ TEST(KernelSpec8, Spec8_24_DualRoleSlot) {
   EXPECT_EQ(d.cpu, 1);
   EXPECT_EQ(d.rflow, ref(3, kS));
   EXPECT_EQ(r.slot(3, kS).cpu, 1);
-  EXPECT_EQ(r.slot(3, kS).filter, 1);       // A's filter
-  EXPECT_EQ(r.slot(3, kS).last_qtail, 1u);  // tail[1]
-  r.k.input_queue_head_add(3, 10000);       // A's CPU busy: irrelevant now
+  EXPECT_EQ(r.slot(3, kS).filter, 1);      // A's filter
+  EXPECT_EQ(r.slot(3, kS).last_qtail, 1u); // tail[1]
+  r.k.input_queue_head_add(3, 10000);      // A's CPU busy: irrelevant now
   EXPECT_FALSE(r.k.rps_may_expire_flow(3, kS, 1));
-  r.k.input_queue_head_add(1, 160);  // head[1] = 160, d = 159
+  r.k.input_queue_head_add(1, 160);        // head[1] = 160, d = 159
   EXPECT_FALSE(r.k.rps_may_expire_flow(3, kS, 1));
-  r.k.input_queue_head_add(1, 1);  // d = 160: A's filter expirable
+  r.k.input_queue_head_add(1, 1);          // d = 160: A's filter expirable
   EXPECT_TRUE(r.k.rps_may_expire_flow(3, kS, 1));
   EXPECT_EQ(r.sync(1000).deleted, ids({1}));
 }
@@ -983,12 +980,12 @@ TEST(KernelSpec8, Spec8_41_RssKeyChange) {
   r.k.rps_record_sock_flow(kH, 3);
   ASSERT_EQ(r.rx(kH, 0, tcp4(1)).steer.rc, 1);  // tail[3] = 1 = T3[11].last_qtail
   r.sync(0);
-  r.k.rps_record_sock_flow(hn, 3);      // sk_rxhash follows the new skb hash
+  r.k.rps_record_sock_flow(hn, 3);  // sk_rxhash follows the new skb hash
   RxDecision d = r.rx(hn, 3, tcp4(1));  // HW filter still matches the tuple: queue 3
   EXPECT_EQ(d.path, SetRpsCpuPath::kSameQueue);
   EXPECT_EQ(d.rflow, ref(3, 2));
   for (int i = 0; i < 158; ++i) r.rx(hn, 3, tcp4(1));  // tail[3] = 160
-  r.k.drain(3);                                        // d(T3[11]) = 160 - 1 = 159
+  r.k.drain(3);                                         // d(T3[11]) = 160 - 1 = 159
   EXPECT_TRUE(r.sync(1000).deleted.empty());
   r.rx(hn, 3, tcp4(1));
   r.k.drain(3);  // d = 160
@@ -1044,7 +1041,6 @@ TEST(KernelSpec8, Spec8_42_InFlightWindow) {
 // The catalogue (testbench/spec8/cases.json) names the test of every kernel-side case; every
 // Spec8_* test here must be in it, under each case number its name carries.
 TEST(KernelSpec8, CatalogueMatchesTheSuite) {
-  catalogue::expect_suite_matches("kernel_unit", [](const std::string& t) {
-    return catalogue::is_spec8_test(t, "KernelSpec8");
-  });
+  catalogue::expect_suite_matches(
+      "kernel_unit", [](const std::string& t) { return catalogue::is_spec8_test(t, "KernelSpec8"); });
 }

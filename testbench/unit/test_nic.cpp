@@ -181,7 +181,8 @@ TEST(RssHash, ByParseClass) {
   for (HashMode m : {HashMode::kToeplitzSymXor, HashMode::kJhashSym}) {
     rss.set_mode(m);
     Bytes a = frame_for(tcp), b = frame_for(tcp.reversed());
-    EXPECT_EQ(rss.hash(parse_frame(a.data(), a.size())), rss.hash(parse_frame(b.data(), b.size())));
+    EXPECT_EQ(rss.hash(parse_frame(a.data(), a.size())),
+              rss.hash(parse_frame(b.data(), b.size())));
   }
   rss.set_mode(HashMode::kToeplitzSymXor);
   EXPECT_EQ(rss.hash(parse(frame_for(tcp))), 0xAC2B58CAu);
@@ -282,7 +283,7 @@ TEST(FilterTable, RandomOpsAgainstMapReference) {
   for (int op = 0; op < 200000; ++op) {
     const FlowTuple& k = universe[rng() % universe.size()];
     const unsigned r = rng() % 100;
-    if (r < 40) {                       // add / re-target
+    if (r < 40) {  // add / re-target
       const uint32_t id = rng() % 300;  // small id space: duplicates happen
       const uint16_t q = uint16_t(rng() % 64);
       FilterStatus want;

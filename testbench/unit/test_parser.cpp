@@ -48,8 +48,7 @@ Bytes eth(uint16_t ethertype, std::vector<uint16_t> tpids = {}) {
 const uint8_t kSrc4[4] = {192, 168, 1, 10};
 const uint8_t kDst4[4] = {10, 0, 0, 7};
 const uint8_t kSrc6[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01};
-const uint8_t kDst6[16] = {0xfe, 0x80, 0,    0,    0,    0,    0,    0,
-                           0x02, 0,    0xf8, 0xff, 0xfe, 0x21, 0x67, 0xcf};
+const uint8_t kDst6[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0, 0xf8, 0xff, 0xfe, 0x21, 0x67, 0xcf};
 
 // IPv4 header with ihl words (options filled with NOP 0x01), flags/offset word frag.
 void ipv4(Bytes& b, uint8_t proto, int ihl = 5, uint16_t frag = 0, int total_len = -1,
@@ -220,13 +219,9 @@ TEST(ParserIpv4, Fragments) {
     uint16_t frag;
     bool is_frag;
   } cases[] = {
-      {0x0000, false},
-      {0x4000, false} /* DF */,
-      {0x8000, false} /* reserved bit */,
-      {0x2000, true} /* first: MF */,
-      {0x00b9, true} /* last: offset 185 */,
-      {0x20b9, true} /* middle */,
-      {0x6001, true} /* DF|MF|offset 1 */,
+      {0x0000, false}, {0x4000, false} /* DF */,  {0x8000, false} /* reserved bit */,
+      {0x2000, true} /* first: MF */,  {0x00b9, true} /* last: offset 185 */,
+      {0x20b9, true} /* middle */,     {0x6001, true} /* DF|MF|offset 1 */,
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.frag);
@@ -600,10 +595,8 @@ TEST(ParserFuzz, RandomAndMutatedFrames) {
       const int flips = 1 + int(rng() % 4);
       for (int k = 0; k < flips && !f.empty(); ++k) {
         size_t at = rng() % f.size();
-        if (rng() % 2)
-          f[at] ^= uint8_t(1u << (rng() % 8));
-        else
-          f[at] = uint8_t(rng());
+        if (rng() % 2) f[at] ^= uint8_t(1u << (rng() % 8));
+        else f[at] = uint8_t(rng());
       }
       if (rng() % 3 == 0) f.resize(rng() % (f.size() + 1));
     }

@@ -101,8 +101,7 @@ TEST(Replay, PlainToeplitzHashesTheDirectionsApart) {
 }
 
 TEST(Replay, BadFilesAreOneLineErrors) {
-  EXPECT_THROW(runs::replay_pcap("/nonexistent/x.pcap", config(nic::HashMode::kToeplitz)),
-               std::runtime_error);
+  EXPECT_THROW(runs::replay_pcap("/nonexistent/x.pcap", config(nic::HashMode::kToeplitz)), std::runtime_error);
   std::string raw = temp_path("raw.pcap");
   { PcapWriter w(raw, DLT_RAW); }
   try {

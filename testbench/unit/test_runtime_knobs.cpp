@@ -69,8 +69,7 @@ void expect_refused(F f, int err, std::initializer_list<std::string> words) {
     EXPECT_EQ(e.err(), err) << e.what();
     std::string w = e.what();
     EXPECT_EQ(w.find('\n'), std::string::npos) << w;
-    for (const auto& word : words)
-      EXPECT_NE(w.find(word), std::string::npos) << "'" << word << "' not in: " << w;
+    for (const auto& word : words) EXPECT_NE(w.find(word), std::string::npos) << "'" << word << "' not in: " << w;
   }
 }
 
@@ -78,8 +77,8 @@ void expect_refused(F f, int err, std::initializer_list<std::string> words) {
 
 TEST(RuntimeKnobs, RpsFlowCntRoundsUpToAPowerOfTwo) {
   Rig rig;
-  const std::pair<uint64_t, uint64_t> cases[] = {{1, 1},   {2, 2},   {3, 4},       {5, 8},
-                                                 {16, 16}, {17, 32}, {1000, 1024}, {1024, 1024}};
+  const std::pair<uint64_t, uint64_t> cases[] = {{1, 1}, {2, 2}, {3, 4}, {5, 8}, {16, 16}, {17, 32},
+                                                 {1000, 1024}, {1024, 1024}};
   for (auto [count, size] : cases) {
     EXPECT_EQ(rig.drv.set_rps_flow_cnt(2, count), size) << count;
     EXPECT_EQ(rig.drv.rps_flow_cnt(2), size) << count;
@@ -118,8 +117,7 @@ TEST(RuntimeKnobs, RpsFlowCntStoreIsANewTable) {
 
 TEST(RuntimeKnobs, RpsFlowCntAboveTheEngineIsENOMEMAndChangesNothing) {
   Rig rig;
-  expect_refused([&] { rig.drv.set_rps_flow_cnt(1, 1025); }, -ENOMEM,
-                 {"1025", "2048", "1024", "rx-1"});
+  expect_refused([&] { rig.drv.set_rps_flow_cnt(1, 1025); }, -ENOMEM, {"1025", "2048", "1024", "rx-1"});
   EXPECT_EQ(rig.k().flow_table(1)->size(), 16u);
   EXPECT_EQ(rig.drv.set_rps_flow_cnt(1, 1024), 1024u);  // the largest the engine holds
 }
@@ -128,10 +126,8 @@ TEST(RuntimeKnobs, RpsFlowCntMaskMustFit32Bits) {
   Rig rig;
   // 2^32 + 1 rounds up to 2^33: the u32 mask cannot hold it; the kernel says -EINVAL before
   // any allocation, so that comes before the engine's capacity.
-  expect_refused([&] { rig.drv.set_rps_flow_cnt(0, (uint64_t(1) << 32) + 1); }, -EINVAL,
-                 {"32 bits"});
-  expect_refused([&] { rig.drv.set_rps_flow_cnt(0, UINT64_MAX); }, -EINVAL,
-                 {"18446744073709551615"});
+  expect_refused([&] { rig.drv.set_rps_flow_cnt(0, (uint64_t(1) << 32) + 1); }, -EINVAL, {"32 bits"});
+  expect_refused([&] { rig.drv.set_rps_flow_cnt(0, UINT64_MAX); }, -EINVAL, {"18446744073709551615"});
   expect_refused([&] { rig.drv.set_rps_flow_cnt(0, uint64_t(1) << 32); }, -ENOMEM, {"4294967296"});
   EXPECT_EQ(rig.k().flow_table(0)->size(), 16u);
 }
@@ -150,7 +146,7 @@ TEST(RuntimeKnobs, ConfigureChecksEverythingBeforeWriting) {
   s.num_rx_queues = 4;
   s.rps_flow_cnt = 2048;  // above 2^10
   expect_refused([&] { rig.drv.configure(s); }, -ENOMEM, {"2048"});
-  s.rps_flow_cnt = 256;            // 6 x 256 = 1536 sock entries fine; ask for too many explicitly
+  s.rps_flow_cnt = 256;  // 6 x 256 = 1536 sock entries fine; ask for too many explicitly
   s.rps_sock_flow_entries = 5000;  // rounds up to 8192 > 2^12
   expect_refused([&] { rig.drv.configure(s); }, -ENOMEM, {"5000", "8192", "4096"});
   EXPECT_EQ(rig.reg(r::CTRL::kAddr), ctrl);  // still enabled, nothing rewritten
@@ -184,7 +180,7 @@ TEST(RuntimeKnobs, SockFlowEntriesZeroRemovesTheTable) {
   EXPECT_EQ(rig.k().sock_table(), nullptr);
   EXPECT_EQ(rig.drv.rps_sock_flow_entries(), 0u);
   EXPECT_FALSE(rig.drv.rps_record_sock_flow(h, 1));  // nothing to record into
-  EXPECT_EQ(rig.frame(1000).cpu, -1);                // RFS finds no CPU (no rps_map either)
+  EXPECT_EQ(rig.frame(1000).cpu, -1);                 // RFS finds no CPU (no rps_map either)
   EXPECT_EQ(rig.drv.set_rps_sock_flow_entries(100), 128u);
   EXPECT_EQ(rig.k().sock_table()->mask, 127u);
   EXPECT_TRUE(rig.drv.rps_record_sock_flow(h, 1));
@@ -195,11 +191,9 @@ TEST(RuntimeKnobs, SockFlowEntriesLimits) {
   Rig rig;
   // Above 2^29 is the kernel's -EINVAL, whatever the engine; 2^29 itself passes the kernel's
   // check and is then too large for this engine (2^12).
-  expect_refused([&] { rig.drv.set_rps_sock_flow_entries((1u << 29) + 1); }, -EINVAL,
-                 {"536870913", "2^29"});
+  expect_refused([&] { rig.drv.set_rps_sock_flow_entries((1u << 29) + 1); }, -EINVAL, {"536870913", "2^29"});
   expect_refused([&] { rig.drv.set_rps_sock_flow_entries(UINT64_MAX); }, -EINVAL, {"2^29"});
-  expect_refused([&] { rig.drv.set_rps_sock_flow_entries(1u << 29); }, -ENOMEM,
-                 {"536870912", "4096"});
+  expect_refused([&] { rig.drv.set_rps_sock_flow_entries(1u << 29); }, -ENOMEM, {"536870912", "4096"});
   expect_refused([&] { rig.drv.set_rps_sock_flow_entries(4097); }, -ENOMEM, {"4097", "8192"});
   EXPECT_EQ(rig.k().sock_table()->mask, 255u);  // unchanged
   EXPECT_EQ(rig.drv.set_rps_sock_flow_entries(4096), 4096u);
@@ -257,7 +251,7 @@ TEST(RuntimeKnobs, RecordSockFlowWritesOnlyWhatChanges) {
   a0 = bus.accesses();
   EXPECT_FALSE(drv.rps_record_sock_flow(h, 2));  // same value: no store (spec 1.1)
   EXPECT_EQ(bus.accesses(), a0);
-  EXPECT_TRUE(drv.rps_record_sock_flow(h, 3));  // the app moved
+  EXPECT_TRUE(drv.rps_record_sock_flow(h, 3));   // the app moved
   EXPECT_EQ(k.sock_table()->ents[h & 255], (h & ~7u) | 3);
   a0 = bus.accesses();
   EXPECT_FALSE(drv.rps_record_sock_flow(0, 3));  // sk_rxhash 0: nothing recorded
@@ -266,8 +260,7 @@ TEST(RuntimeKnobs, RecordSockFlowWritesOnlyWhatChanges) {
 
 TEST(RuntimeKnobs, RecordSockFlowOnACpuBeyondNrCpuIdsIsEINVAL) {
   Rig rig;
-  expect_refused([&] { rig.drv.rps_record_sock_flow(0x1234, 6); }, -EINVAL,
-                 {"CPU 6", "nr_cpu_ids is 6"});
+  expect_refused([&] { rig.drv.rps_record_sock_flow(0x1234, 6); }, -EINVAL, {"CPU 6", "nr_cpu_ids is 6"});
   for (uint32_t e : rig.k().sock_table()->ents) EXPECT_EQ(e, kernel::RPS_NO_CPU);
   EXPECT_TRUE(rig.drv.rps_record_sock_flow(0x1234, 5));
 }

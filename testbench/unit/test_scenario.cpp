@@ -69,17 +69,14 @@ TEST(Scenario, UnknownOp) {
 }
 
 TEST(Scenario, MissingField) {
-  expect_error(
-      {R"({"op":"config","queues":4,"variant":"patched","rps_flow_cnt":16,"sock_flow_entries":256})"},
-      1, "cpus");
-  expect_error({R"({"op":"config","cpus":4,"queues":4,"rps_flow_cnt":16,"sock_flow_entries":256})"},
-               1, "variant");
+  expect_error({R"({"op":"config","queues":4,"variant":"patched","rps_flow_cnt":16,"sock_flow_entries":256})"},
+               1, "cpus");
+  expect_error({R"({"op":"config","cpus":4,"queues":4,"rps_flow_cnt":16,"sock_flow_entries":256})"}, 1,
+               "variant");
   expect_error({kConfig, R"({"op":"packet","rxq":1,)" + std::string(kFlow) + "}"}, 2, "hash");
   expect_error({kConfig, R"({"op":"packet","rxq":1,"hash":5})"}, 2, "flow");
-  expect_error(
-      {kConfig,
-       R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":4,"proto":"tcp","src":"10.0.0.1","dst":"10.0.0.2","sport":1}})"},
-      2, "flow.dport");
+  expect_error({kConfig, R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":4,"proto":"tcp","src":"10.0.0.1","dst":"10.0.0.2","sport":1}})"},
+               2, "flow.dport");
   expect_error({kConfig, R"({"op":"record","hash":5})"}, 2, "cpu");
   expect_error({kConfig, R"({"op":"head_add","cpu":1})"}, 2, "n");
   expect_error({kConfig, R"({"op":"online","cpu":1})"}, 2, "state");
@@ -88,12 +85,10 @@ TEST(Scenario, MissingField) {
 
 TEST(Scenario, UnknownField) {
   expect_error({kConfig, R"({"op":"sync","now":1})"}, 2, "now");
-  expect_error({R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_count":16})"},
-               1, "rps_flow_count");
-  expect_error(
-      {kConfig,
-       R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":4,"proto":"tcp","src":"10.0.0.1","dst":"10.0.0.2","sport":1,"dport":2,"vlan":3}})"},
-      2, "flow.vlan");
+  expect_error({R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_count":16})"}, 1,
+               "rps_flow_count");
+  expect_error({kConfig, R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":4,"proto":"tcp","src":"10.0.0.1","dst":"10.0.0.2","sport":1,"dport":2,"vlan":3}})"},
+               2, "flow.vlan");
 }
 
 TEST(Scenario, WrongType) {
@@ -101,30 +96,20 @@ TEST(Scenario, WrongType) {
   expect_error({kConfig, R"({"op":"record","hash":5,"cpu":1.5})"}, 2, "cpu");
   expect_error({kConfig, R"({"op":"record","hash":true,"cpu":1})"}, 2, "hash");
   expect_error({kConfig, R"({"op":"online","cpu":1,"state":1})"}, 2, "state");
-  expect_error({kConfig, R"({"op":"packet","rxq":"q1","hash":5,)" + std::string(kFlow) + "}"}, 2,
-               "rxq");
+  expect_error({kConfig, R"({"op":"packet","rxq":"q1","hash":5,)" + std::string(kFlow) + "}"}, 2, "rxq");
   expect_error({kConfig, R"({"op":"packet","rxq":1,"hash":5,"flow":[]})"}, 2, "flow");
-  expect_error(
-      {kConfig,
-       R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":4,"proto":"tcp","src":167772161,"dst":"10.0.0.2","sport":1,"dport":2}})"},
-      2, "flow.src");
-  expect_error(
-      {kConfig,
-       R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":4,"proto":"sctp","src":"10.0.0.1","dst":"10.0.0.2"}})"},
-      2, "flow.proto");
-  expect_error(
-      {kConfig,
-       R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":4,"proto":"tcp","src":"2001:db8::1","dst":"10.0.0.2","sport":1,"dport":2}})"},
-      2, "flow.src");
-  expect_error(
-      {kConfig, packet("1", "5").substr(0, packet("1", "5").size() - 1) + R"(,"encap":"yes"})"}, 2,
-      "encap");
-  expect_error(
-      {R"({"op":"config","cpus":4,"queues":4,"variant":"new","rps_flow_cnt":16,"sock_flow_entries":256})"},
-      1, "variant");
-  expect_error(
-      {R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_cnt":[16,false,16,16],"sock_flow_entries":256})"},
-      1, "rps_flow_cnt[1]");
+  expect_error({kConfig, R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":4,"proto":"tcp","src":167772161,"dst":"10.0.0.2","sport":1,"dport":2}})"},
+               2, "flow.src");
+  expect_error({kConfig, R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":4,"proto":"sctp","src":"10.0.0.1","dst":"10.0.0.2"}})"},
+               2, "flow.proto");
+  expect_error({kConfig, R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":4,"proto":"tcp","src":"2001:db8::1","dst":"10.0.0.2","sport":1,"dport":2}})"},
+               2, "flow.src");
+  expect_error({kConfig, packet("1", "5").substr(0, packet("1", "5").size() - 1) + R"(,"encap":"yes"})"},
+               2, "encap");
+  expect_error({R"({"op":"config","cpus":4,"queues":4,"variant":"new","rps_flow_cnt":16,"sock_flow_entries":256})"},
+               1, "variant");
+  expect_error({R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_cnt":[16,false,16,16],"sock_flow_entries":256})"},
+               1, "rps_flow_cnt[1]");
 }
 
 TEST(Scenario, NumberOutOfRange) {
@@ -136,32 +121,22 @@ TEST(Scenario, NumberOutOfRange) {
   expect_error({kConfig, R"({"op":"drain","cpu":"0x4"})"}, 2, "cpu");
   expect_error({kConfig, R"({"op":"head_add","cpu":0,"n":"0x100000000"})"}, 2, "n");
   expect_error({kConfig, packet("65535", "1")}, 2, "rxq");
-  expect_error(
-      {kConfig,
-       R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":4,"proto":"udp","src":"10.0.0.1","dst":"10.0.0.2","sport":65536,"dport":2}})"},
-      2, "flow.sport");
-  expect_error(
-      {kConfig,
-       R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":5,"proto":"udp","src":"10.0.0.1","dst":"10.0.0.2","sport":1,"dport":2}})"},
-      2, "flow.family");
-  expect_error(
-      {R"({"op":"config","cpus":0,"queues":4,"variant":"patched","rps_flow_cnt":16,"sock_flow_entries":256})"},
-      1, "cpus");
-  expect_error(
-      {R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_cnt":"0x8000000","sock_flow_entries":256})"},
-      1, "rps_flow_cnt");
-  expect_error(
-      {R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_cnt":16,"sock_flow_entries":536870913})"},
-      1, "sock_flow_entries");
-  expect_error(
-      {R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_cnt":16,"sock_flow_entries":256,"rmap":[0,1,2,4]})"},
-      1, "rmap[3]");
-  expect_error(
-      {R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_cnt":16,"sock_flow_entries":256,"rmap":[0,1,2]})"},
-      1, "rmap");
-  expect_error(
-      {R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_cnt":[16,16],"sock_flow_entries":256})"},
-      1, "rps_flow_cnt");
+  expect_error({kConfig, R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":4,"proto":"udp","src":"10.0.0.1","dst":"10.0.0.2","sport":65536,"dport":2}})"},
+               2, "flow.sport");
+  expect_error({kConfig, R"({"op":"packet","rxq":1,"hash":5,"flow":{"family":5,"proto":"udp","src":"10.0.0.1","dst":"10.0.0.2","sport":1,"dport":2}})"},
+               2, "flow.family");
+  expect_error({R"({"op":"config","cpus":0,"queues":4,"variant":"patched","rps_flow_cnt":16,"sock_flow_entries":256})"},
+               1, "cpus");
+  expect_error({R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_cnt":"0x8000000","sock_flow_entries":256})"},
+               1, "rps_flow_cnt");
+  expect_error({R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_cnt":16,"sock_flow_entries":536870913})"},
+               1, "sock_flow_entries");
+  expect_error({R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_cnt":16,"sock_flow_entries":256,"rmap":[0,1,2,4]})"},
+               1, "rmap[3]");
+  expect_error({R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_cnt":16,"sock_flow_entries":256,"rmap":[0,1,2]})"},
+               1, "rmap");
+  expect_error({R"({"op":"config","cpus":4,"queues":4,"variant":"patched","rps_flow_cnt":[16,16],"sock_flow_entries":256})"},
+               1, "rps_flow_cnt");
   expect_error({kConfig, R"({"op":"time","advance_ms":"0xFFFFFFFFFFFFFFFF"})",
                 R"({"op":"time","advance_ms":1})"},
                3, "advance_ms");
@@ -173,8 +148,7 @@ TEST(Scenario, ConfigMustComeFirst) {
 }
 
 TEST(Scenario, LaterConfigMayOnlyResize) {
-  expect_error({kConfig, R"({"op":"config","variant":"original","rps_flow_cnt":16})"}, 2,
-               "variant");
+  expect_error({kConfig, R"({"op":"config","variant":"original","rps_flow_cnt":16})"}, 2, "variant");
   expect_error({kConfig, R"({"op":"config","cpus":8,"rps_flow_cnt":16})"}, 2, "cpus");
   expect_error({kConfig, R"({"op":"config","rps_flow_cnt":16,"sock_flow_entries":512})"}, 2,
                "sock_flow_entries");
@@ -199,8 +173,7 @@ TEST(Scenario, ResizeWritesOnlyChangedQueues) {
   ASSERT_NE(t3, nullptr);
   EXPECT_EQ(t3->flows[7].filter, 1);
   // Same counts, every field repeated: nothing is written, the slot survives.
-  runner.feed_line(
-      R"({"op":"config","cpus":4,"queues":4,"variant":"patched","slot":"log","match":"tuple","rps_flow_cnt":[16,16,16,16],"sock_flow_entries":256,"rmap":[0,1,2,3],"ntuple":true})");
+  runner.feed_line(R"({"op":"config","cpus":4,"queues":4,"variant":"patched","slot":"log","match":"tuple","rps_flow_cnt":[16,16,16,16],"sock_flow_entries":256,"rmap":[0,1,2,3],"ntuple":true})");
   EXPECT_EQ(backend.kernel()->flow_table(3)->flows[7].filter, 1);
   // Queue 3 rewritten with the same rounded size (15 -> 16 slots): a full reset (spec 1.1).
   runner.feed_line(R"({"op":"config","rps_flow_cnt":[16,16,16,15]})");
@@ -215,8 +188,7 @@ TEST(Scenario, NumbersAcceptDecimalAndHexStrings) {
   ScenarioRunner runner(backend);
   EXPECT_FALSE(runner.feed_line("   # indented comment"));
   EXPECT_FALSE(runner.feed_line(" \t\r"));
-  runner.feed_line(
-      R"({"op":"config","cpus":"4","queues":"0x4","variant":"patched","rps_flow_cnt":["16","0x10",16,"0X10"],"sock_flow_entries":"0x100"})");
+  runner.feed_line(R"({"op":"config","cpus":"4","queues":"0x4","variant":"patched","rps_flow_cnt":["16","0x10",16,"0X10"],"sock_flow_entries":"0x100"})");
   ASSERT_TRUE(runner.configured());
   EXPECT_EQ(runner.config()->rps_flow_cnt, (std::vector<uint64_t>{16, 16, 16, 16}));
   EXPECT_EQ(runner.config()->sock_flow_entries, 256u);
@@ -224,12 +196,10 @@ TEST(Scenario, NumbersAcceptDecimalAndHexStrings) {
   auto a = runner.feed_line(packet("\"1\"", "\"0x11111111\""));
   auto b = runner.feed_line(packet("1", "286331153"));
   ASSERT_TRUE(a && b);
-  EXPECT_EQ(
-      a->dump(),
-      R"({"op":"packet","cpu":3,"rflow":{"queue":3,"slot":7},"steer":{"queue":3,"flow_id":7,"rc":1},"tail":1})");
+  EXPECT_EQ(a->dump(),
+            R"({"op":"packet","cpu":3,"rflow":{"queue":3,"slot":7},"steer":{"queue":3,"flow_id":7,"rc":1},"tail":1})");
   // Patched, in flight: the gate's skip path (same hash, same CPU), receiving slot written.
-  EXPECT_EQ(b->dump(),
-            R"({"op":"packet","cpu":3,"rflow":{"queue":1,"slot":7},"steer":null,"tail":2})");
+  EXPECT_EQ(b->dump(), R"({"op":"packet","cpu":3,"rflow":{"queue":1,"slot":7},"steer":null,"tail":2})");
   auto t = runner.feed_line(R"({"op":"time","advance_ms":"0x3e8"})");
   EXPECT_EQ(t->dump(), R"({"op":"time","ok":true})");
   EXPECT_EQ(runner.now_ms(), 1000u);
@@ -270,8 +240,7 @@ TEST(Scenario, GateDecisionsThroughTheBackend) {
 TEST(Scenario, RunStreamsResultsUntilTheBadLine) {
   ModelBackend backend;
   ScenarioRunner runner(backend);
-  std::istringstream in(std::string(kConfig) +
-                        "\n# comment\n\n{\"op\":\"sync\"}\n{\"op\":\"sink\"}\n{\"op\":\"sync\"}\n");
+  std::istringstream in(std::string(kConfig) + "\n# comment\n\n{\"op\":\"sync\"}\n{\"op\":\"sink\"}\n{\"op\":\"sync\"}\n");
   std::ostringstream out;
   try {
     runner.run(in, out);
@@ -280,8 +249,7 @@ TEST(Scenario, RunStreamsResultsUntilTheBadLine) {
     EXPECT_EQ(e.line(), 5u);
     EXPECT_EQ(e.field(), "op");
   }
-  EXPECT_EQ(out.str(),
-            "{\"op\":\"config\",\"ok\":true}\n{\"op\":\"sync\",\"deleted\":[],\"added\":[]}\n");
+  EXPECT_EQ(out.str(), "{\"op\":\"config\",\"ok\":true}\n{\"op\":\"sync\",\"deleted\":[],\"added\":[]}\n");
 }
 
 // ---- the binary ---------------------------------------------------------------------------
@@ -335,9 +303,10 @@ std::string write_trace(const std::string& name, const std::string& text) {
   return path;
 }
 
-#define ASSERT_FLOWSTEER_BINARY()                        \
-  ASSERT_EQ(access(flowsteer_binary().c_str(), X_OK), 0) \
-      << "flowsteer binary not found at " << flowsteer_binary() << " (build the flowsteer target)"
+#define ASSERT_FLOWSTEER_BINARY()                                                    \
+  ASSERT_EQ(access(flowsteer_binary().c_str(), X_OK), 0)                             \
+      << "flowsteer binary not found at " << flowsteer_binary()                      \
+      << " (build the flowsteer target)"
 
 TEST(Scenario, BinaryBadLineExitsTwoNamingLineAndField) {
   ASSERT_FLOWSTEER_BINARY();
@@ -346,16 +315,15 @@ TEST(Scenario, BinaryBadLineExitsTwoNamingLineAndField) {
     std::string field;
   };
   const std::vector<Case> cases = {
-      {R"({"op":"sync")", ""},                                                // bad JSON
-      {R"({"op":"warp"})", "field 'op'"},                                     // unknown op
-      {R"({"op":"record","cpu":1})", "field 'hash'"},                         // missing field
-      {R"({"op":"record","hash":1,"cpu":"x"})", "field 'cpu'"},               // wrong type
-      {R"({"op":"record","hash":"0x1FFFFFFFF","cpu":1})", "field 'hash'"},    // out of range
+      {R"({"op":"sync")", ""},                                     // bad JSON
+      {R"({"op":"warp"})", "field 'op'"},                          // unknown op
+      {R"({"op":"record","cpu":1})", "field 'hash'"},              // missing field
+      {R"({"op":"record","hash":1,"cpu":"x"})", "field 'cpu'"},    // wrong type
+      {R"({"op":"record","hash":"0x1FFFFFFFF","cpu":1})", "field 'hash'"},  // out of range
       {R"({"op":"config","rps_flow_cnt":32,"queues":8})", "field 'queues'"},  // not a resize
   };
   for (const auto& c : cases) {
-    std::string path =
-        write_trace("bad.jsonl", std::string("# header\n") + kConfig + "\n" + c.line + "\n");
+    std::string path = write_trace("bad.jsonl", std::string("# header\n") + kConfig + "\n" + c.line + "\n");
     RunResult r = run_binary("scenario '" + path + "'");
     EXPECT_EQ(r.status, 2) << c.line;
     EXPECT_NE(r.err.find("line 3: "), std::string::npos) << r.err;
@@ -369,8 +337,7 @@ TEST(Scenario, BinaryBadLineExitsTwoNamingLineAndField) {
   std::string path = write_trace("first.jsonl", "{\"op\":\"dump\"}\n");
   RunResult r = run_binary("scenario '" + path + "'");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("line 1: field 'op': the first event must be a config"), std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find("line 1: field 'op': the first event must be a config"), std::string::npos) << r.err;
   std::remove(path.c_str());
 }
 

@@ -16,8 +16,8 @@ using flowsteer::kernel::Variant;
 
 namespace {
 
-constexpr uint32_t kT = 3;      // the applications' CPU, target queue rmap(3) = 3
-constexpr uint32_t kSlot = 11;  // hash_32(h1, 4) == hash_32(h2, 4) == 11
+constexpr uint32_t kT = 3;       // the applications' CPU, target queue rmap(3) = 3
+constexpr uint32_t kSlot = 11;   // hash_32(h1, 4) == hash_32(h2, 4) == 11
 
 struct Flow {
   uint32_t hash;
@@ -65,12 +65,10 @@ TEST(SeedTwoFlows, HashesCollideInTargetTableOnly) {
   EXPECT_EQ(s.r.k.rmap_lookup(kT), kT);
   // How f2 was chosen: first h = 0x6B6B2001 + 4k (so h & 3 = 1, RSS queue 1) whose T slot
   // equals f1's and whose ice bucket differs from f1's.
-  EXPECT_EQ(find_hash(
-                [&](uint32_t h) {
-                  return ref_hash_32(h, 4) == ref_hash_32(s.f1.hash, 4) &&
-                         ref_bucket(h) != ref_bucket(s.f1.hash);
-                },
-                0x6B6B2001u, 4u),
+  EXPECT_EQ(find_hash([&](uint32_t h) {
+              return ref_hash_32(h, 4) == ref_hash_32(s.f1.hash, 4) &&
+                     ref_bucket(h) != ref_bucket(s.f1.hash);
+            }, 0x6B6B2001u, 4u),
             s.f2.hash);
 }
 

@@ -10,8 +10,8 @@
 
 namespace {
 
-using spec8::catalogue::case_numbers;
 using spec8::catalogue::Catalogue;
+using spec8::catalogue::case_numbers;
 using spec8::catalogue::check_suite;
 using spec8::catalogue::is_spec8_test;
 using spec8::catalogue::kCases;
@@ -25,12 +25,9 @@ nlohmann::json small_catalogue() {
   j["cases"] = nlohmann::json::array();
   for (int n = 1; n <= kCases; ++n) {
     nlohmann::json c{{"case", n}, {"name", "case " + std::to_string(n)}};
-    if (n == 3)
-      c["s"] = {{"tests", {"S.Spec8_03_A", "S.Spec8_03_04_B"}}};
-    else if (n == 4)
-      c["s"] = {{"tests", {"S.Spec8_03_04_B"}}, {"partial", "half"}};
-    else
-      c["s"] = {{"na", "reason"}};
+    if (n == 3) c["s"] = {{"tests", {"S.Spec8_03_A", "S.Spec8_03_04_B"}}};
+    else if (n == 4) c["s"] = {{"tests", {"S.Spec8_03_04_B"}}, {"partial", "half"}};
+    else c["s"] = {{"na", "reason"}};
     j["cases"].push_back(c);
   }
   return j;
@@ -45,8 +42,7 @@ bool mentions(const std::vector<std::string>& errors, const std::string& what) {
 }
 
 TEST(Spec8Catalogue, CaseNumbersFromNames) {
-  EXPECT_EQ(case_numbers("Spec8_20_23_29_FlowMovesQueueKeepsTheId"),
-            (std::vector<int>{20, 23, 29}));
+  EXPECT_EQ(case_numbers("Spec8_20_23_29_FlowMovesQueueKeepsTheId"), (std::vector<int>{20, 23, 29}));
   EXPECT_EQ(case_numbers("spec8_09_resize"), (std::vector<int>{9}));
   EXPECT_EQ(case_numbers("Spec8_01_NextCpuInvalid"), (std::vector<int>{1}));
   EXPECT_TRUE(case_numbers("seed_flow1_flow2_original").empty());
@@ -61,9 +57,7 @@ TEST(Spec8Catalogue, CleanSuitePasses) {
   std::vector<std::string> errors;
   const Catalogue cat = parse(small_catalogue(), errors);
   EXPECT_TRUE(errors.empty()) << errors.front();
-  EXPECT_TRUE(
-      check_suite(cat, "s", {"S.Spec8_03_A", "S.Spec8_03_04_B", "S.Other", "T.Spec8_09_X"}, owned)
-          .empty());
+  EXPECT_TRUE(check_suite(cat, "s", {"S.Spec8_03_A", "S.Spec8_03_04_B", "S.Other", "T.Spec8_09_X"}, owned).empty());
 }
 
 TEST(Spec8Catalogue, FindsMissingUnlistedAndMisnumberedTests) {

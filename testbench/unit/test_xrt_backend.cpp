@@ -42,8 +42,7 @@ TEST(XrtBackend, NotAnXclbinIsAClearError) {
 
 TEST(XrtBackend, TruncatedXclbinIsAClearError) {
   // The right magic but nothing after it: XRT must fail to parse it, we must report that.
-  std::string path =
-      write_file("trunc.xclbin", std::string("xclbin2\0", 8) + std::string(16, '\0'));
+  std::string path = write_file("trunc.xclbin", std::string("xclbin2\0", 8) + std::string(16, '\0'));
   std::string msg = message_of(path);
   ASSERT_FALSE(msg.empty());
   if (flowsteer::xrt::xrt_available()) {
@@ -78,17 +77,11 @@ std::string mover_element(const ExtraKernel& k, uint64_t base) {
   std::snprintf(b, sizeof b, "0x%llx", (unsigned long long)base);
   return "<kernel name=\"" + k.name + "\" language=\"c\" vlnv=\"xilinx.com:hls:" + k.name +
          ":1.0\" preferredWorkGroupSizeMultiple=\"0\" workGroupSize=\"1\" interrupt=\"true\">\n"
-         " <port name=\"s_axi_control\" mode=\"slave\" range=\"0x1000\" dataWidth=\"32\" "
-         "portType=\"addressable\" base=\"0x0\"/>\n"
-         " <port name=\"m_axi_gmem\" mode=\"master\" range=\"0xFFFFFFFF\" dataWidth=\"512\" "
-         "portType=\"addressable\" base=\"0x0\"/>\n"
-         " <arg name=\"buf\" addressQualifier=\"1\" id=\"0\" port=\"m_axi_gmem\" size=\"0x8\" "
-         "offset=\"0x10\" hostOffset=\"0x0\" hostSize=\"0x8\" type=\"void*\"/>\n"
-         " <arg name=\"n\" addressQualifier=\"0\" id=\"1\" port=\"s_axi_control\" size=\"0x4\" "
-         "offset=\"0x1C\" hostOffset=\"0x0\" hostSize=\"0x4\" type=\"uint\"/>\n"
-         " <instance name=\"" +
-         k.name + "_1\">\n  <addrRemap base=\"" + b +
-         "\" range=\"0x1000\" port=\"s_axi_control\"/>\n"
+         " <port name=\"s_axi_control\" mode=\"slave\" range=\"0x1000\" dataWidth=\"32\" portType=\"addressable\" base=\"0x0\"/>\n"
+         " <port name=\"m_axi_gmem\" mode=\"master\" range=\"0xFFFFFFFF\" dataWidth=\"512\" portType=\"addressable\" base=\"0x0\"/>\n"
+         " <arg name=\"buf\" addressQualifier=\"1\" id=\"0\" port=\"m_axi_gmem\" size=\"0x8\" offset=\"0x10\" hostOffset=\"0x0\" hostSize=\"0x8\" type=\"void*\"/>\n"
+         " <arg name=\"n\" addressQualifier=\"0\" id=\"1\" port=\"s_axi_control\" size=\"0x4\" offset=\"0x1C\" hostOffset=\"0x0\" hostSize=\"0x4\" type=\"uint\"/>\n"
+         " <instance name=\"" + k.name + "_1\">\n  <addrRemap base=\"" + b + "\" range=\"0x1000\" port=\"s_axi_control\"/>\n"
          " </instance>\n</kernel>\n";
 }
 
@@ -110,23 +103,16 @@ std::string write_kernel_xclbin(const char* name, uint32_t control = AP_CTRL_NON
   const std::string meta =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<project name=\"flowsteer\">\n"
       " <platform vendor=\"xilinx\" boardid=\"u250\" name=\"xdma\" featureRomTime=\"0\">\n"
-      "  <version major=\"1\" minor=\"0\"/>\n  <description/>\n  <board name=\"\" vendor=\"\" "
-      "fpgaDevice=\"\"/>\n"
-      "  <device name=\"fpga0\" fpgaDevice=\"virtexuplus:xcu250:figd2104:-2L:e\" "
-      "addrWidth=\"0\">\n   <systemClocks/>\n"
-      "   <core name=\"OCL_REGION_0\" target=\"bitstream\" type=\"clc_region\" clockFreq=\"0MHz\" "
-      "numComputeUnits=\"1\">\n" +
+      "  <version major=\"1\" minor=\"0\"/>\n  <description/>\n  <board name=\"\" vendor=\"\" fpgaDevice=\"\"/>\n"
+      "  <device name=\"fpga0\" fpgaDevice=\"virtexuplus:xcu250:figd2104:-2L:e\" addrWidth=\"0\">\n   <systemClocks/>\n"
+      "   <core name=\"OCL_REGION_0\" target=\"bitstream\" type=\"clc_region\" clockFreq=\"0MHz\" numComputeUnits=\"1\">\n" +
       kernel +
-      " <instance name=\"flowsteer_1\">\n  <addrRemap base=\"0x1800000\" range=\"0x10000\" "
-      "port=\"s_axi_control\"/>\n"
-      " </instance>\n</kernel>\n" +
-      [&] {
+      " <instance name=\"flowsteer_1\">\n  <addrRemap base=\"0x1800000\" range=\"0x10000\" port=\"s_axi_control\"/>\n"
+      " </instance>\n</kernel>\n" + [&] {
         std::string more;
-        for (size_t i = 0; i < extra.size(); ++i)
-          more += mover_element(extra[i], 0x1810000 + 0x10000 * i);
+        for (size_t i = 0; i < extra.size(); ++i) more += mover_element(extra[i], 0x1810000 + 0x10000 * i);
         return more;
-      }() +
-      "   </core>\n  </device>\n </platform>\n</project>\n";
+      }() + "   </core>\n  </device>\n </platform>\n</project>\n";
   // IP_LAYOUT: the engine, then one entry per extra kernel
   std::vector<char> ipbuf(sizeof(ip_layout) + extra.size() * sizeof(ip_data), 0);
   ip_layout& ipl = *reinterpret_cast<ip_layout*>(ipbuf.data());
@@ -140,8 +126,7 @@ std::string write_kernel_xclbin(const char* name, uint32_t control = AP_CTRL_NON
   };
   set_ip(0, control, 0x1800000, "flowsteer:flowsteer_1");
   for (size_t i = 0; i < extra.size(); ++i)
-    set_ip(1 + i, extra[i].control, 0x1810000 + 0x10000 * i,
-           extra[i].name + ":" + extra[i].name + "_1");
+    set_ip(1 + i, extra[i].control, 0x1810000 + 0x10000 * i, extra[i].name + ":" + extra[i].name + "_1");
   std::string out(sizeof(axlf) + sizeof(axlf_section_header), '\0');
   const size_t off_meta = out.size();
   out += meta;
@@ -207,15 +192,13 @@ TEST(XrtBackend, GoodXclbinButNoCard) {
 TEST(XrtBackend, KernelWithoutRegisterRangeIsAClearError) {
   std::string path = "/tmp/flowsteer_test_" + std::to_string(getpid()) + "_norange.xclbin";
   flowsteer::test::write_xclbin(path, "flowsteer");  // no <arg>: range 0
-  EXPECT_EQ(message_of(path),
-            "kernel 'flowsteer' in xclbin '" + path +
-                "' has a 0x0-byte register range; the engine window needs 0x0..0xffff "
-                "(hw/alveo/kernel.xml: s_axi_control range 0x10000 and an argument on it)");
+  EXPECT_EQ(message_of(path), "kernel 'flowsteer' in xclbin '" + path +
+                                  "' has a 0x0-byte register range; the engine window needs 0x0..0xffff "
+                                  "(hw/alveo/kernel.xml: s_axi_control range 0x10000 and an argument on it)");
 }
 
 TEST(XrtBackend, SmallControlRangeIsAClearError) {
-  std::string path =
-      write_kernel_xclbin("small.xclbin", AP_CTRL_NONE, "range=\"0x10000\"", "range=\"0x1000\"");
+  std::string path = write_kernel_xclbin("small.xclbin", AP_CTRL_NONE, "range=\"0x10000\"", "range=\"0x1000\"");
   std::string msg = message_of(path);
   EXPECT_NE(msg.find("has a 0x1000-byte register range"), std::string::npos) << msg;
   EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
@@ -224,10 +207,9 @@ TEST(XrtBackend, SmallControlRangeIsAClearError) {
 TEST(XrtBackend, XrtManagedKernelIsAClearError) {
   for (uint32_t ctl : {uint32_t(AP_CTRL_HS), uint32_t(AP_CTRL_CHAIN)}) {
     std::string path = write_kernel_xclbin("hs.xclbin", ctl);
-    EXPECT_EQ(message_of(path),
-              "kernel 'flowsteer' in xclbin '" + path +
-                  "' is XRT-managed (ap_ctrl_hs/chain); the flowsteer kernel is free-running "
-                  "(ap_ctrl_none, hw/alveo/kernel.xml)");
+    EXPECT_EQ(message_of(path), "kernel 'flowsteer' in xclbin '" + path +
+                                    "' is XRT-managed (ap_ctrl_hs/chain); the flowsteer kernel is free-running "
+                                    "(ap_ctrl_none, hw/alveo/kernel.xml)");
   }
 }
 #endif
@@ -249,21 +231,18 @@ std::string card_message(const std::string& xclbin, bool need_movers) {
 TEST(XrtBackend, DataMoversAreCheckedBeforeTheCard) {
   unsetenv("XILINX_XRT");
   const std::string none = write_kernel_xclbin("nomov.xclbin");
-  EXPECT_EQ(card_message(none, true),
-            "xclbin '" + none +
-                "' has no data movers (fs_mm2s, fs_s2mm): frames cannot be sent from "
-                "the host");
+  EXPECT_EQ(card_message(none, true), "xclbin '" + none +
+                                           "' has no data movers (fs_mm2s, fs_s2mm): frames cannot be sent from "
+                                           "the host");
   EXPECT_EQ(card_message(none, false).rfind("no Alveo card 0", 0), 0u);  // registers only
-  const std::string half =
-      write_kernel_xclbin("half.xclbin", AP_CTRL_NONE, "", "", {{"fs_mm2s", AP_CTRL_HS}});
+  const std::string half = write_kernel_xclbin("half.xclbin", AP_CTRL_NONE, "", "", {{"fs_mm2s", AP_CTRL_HS}});
   EXPECT_EQ(card_message(half, false),
             "xclbin '" + half + "' has fs_mm2s but not fs_s2mm (the data movers come as a pair)");
-  const std::string free = write_kernel_xclbin(
-      "freemov.xclbin", AP_CTRL_NONE, "", "", {{"fs_mm2s", AP_CTRL_HS}, {"fs_s2mm", AP_CTRL_NONE}});
-  EXPECT_EQ(card_message(free, false),
-            "kernel 'fs_s2mm' in xclbin '" + free +
-                "' is not XRT-managed; the data movers are ap_ctrl_hs HLS kernels "
-                "(hw/alveo/fs_s2mm.cpp)");
+  const std::string free = write_kernel_xclbin("freemov.xclbin", AP_CTRL_NONE, "", "",
+                                               {{"fs_mm2s", AP_CTRL_HS}, {"fs_s2mm", AP_CTRL_NONE}});
+  EXPECT_EQ(card_message(free, false), "kernel 'fs_s2mm' in xclbin '" + free +
+                                           "' is not XRT-managed; the data movers are ap_ctrl_hs HLS kernels "
+                                           "(hw/alveo/fs_s2mm.cpp)");
   const std::string both = write_kernel_xclbin("both.xclbin", AP_CTRL_NONE, "", "",
                                                {{"fs_mm2s", AP_CTRL_HS}, {"fs_s2mm", AP_CTRL_HS}});
   const std::string msg = card_message(both, true);  // good xclbin: fails only at the card
@@ -272,7 +251,6 @@ TEST(XrtBackend, DataMoversAreCheckedBeforeTheCard) {
   flowsteer::xrt::check_xclbin_file(both);
   xrt::xclbin x(both);
   EXPECT_EQ(x.get_kernels().size(), 3u);
-  EXPECT_EQ(x.get_kernel("fs_s2mm").get_cus().front().get_control_type(),
-            xrt::xclbin::ip::control_type::hs);
+  EXPECT_EQ(x.get_kernel("fs_s2mm").get_cus().front().get_control_type(), xrt::xclbin::ip::control_type::hs);
 }
 #endif

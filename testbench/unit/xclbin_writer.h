@@ -14,24 +14,18 @@ namespace flowsteer::test {
 
 inline void write_xclbin(const std::string& path, const std::string& kernel) {
   const std::string meta =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<project name=\"" + kernel +
-      "\">\n"
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<project name=\"" + kernel + "\">\n"
       " <platform vendor=\"xilinx\" boardid=\"u250\" name=\"xdma\" featureRomTime=\"0\">\n"
       "  <version major=\"1\" minor=\"0\"/>\n  <description/>\n"
       "  <board name=\"\" vendor=\"\" fpgaDevice=\"\"/>\n"
       "  <device name=\"fpga0\" fpgaDevice=\"virtexuplus:xcu250:figd2104:-2L:e\" addrWidth=\"0\">\n"
       "   <systemClocks/>\n"
-      "   <core name=\"OCL_REGION_0\" target=\"bitstream\" type=\"clc_region\" clockFreq=\"0MHz\" "
-      "numComputeUnits=\"1\">\n"
-      "    <kernel name=\"" +
-      kernel + "\" language=\"ip_c\" vlnv=\"flowsteer:rtl:" + kernel +
+      "   <core name=\"OCL_REGION_0\" target=\"bitstream\" type=\"clc_region\" clockFreq=\"0MHz\" numComputeUnits=\"1\">\n"
+      "    <kernel name=\"" + kernel + "\" language=\"ip_c\" vlnv=\"flowsteer:rtl:" + kernel +
       ":1.0\" preferredWorkGroupSizeMultiple=\"0\" workGroupSize=\"1\" interrupt=\"false\" "
       "hwControlProtocol=\"ap_ctrl_none\">\n"
-      "     <port name=\"S_AXI_CONTROL\" mode=\"slave\" range=\"0x10000\" dataWidth=\"32\" "
-      "portType=\"addressable\" base=\"0x0\"/>\n"
-      "     <instance name=\"" +
-      kernel +
-      "_1\">\n"
+      "     <port name=\"S_AXI_CONTROL\" mode=\"slave\" range=\"0x10000\" dataWidth=\"32\" portType=\"addressable\" base=\"0x0\"/>\n"
+      "     <instance name=\"" + kernel + "_1\">\n"
       "      <addrRemap base=\"0x1800000\" range=\"0x10000\" port=\"S_AXI_CONTROL\"/>\n"
       "     </instance>\n    </kernel>\n   </core>\n  </device>\n </platform>\n</project>\n";
   ip_layout ipl{};

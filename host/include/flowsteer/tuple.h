@@ -12,11 +12,11 @@ inline constexpr uint8_t kIpProtoTcp = 6;
 inline constexpr uint8_t kIpProtoUdp = 17;
 
 struct FlowTuple {
-  uint8_t family = 0;             // 4 or 6; 0 = not IP
-  uint8_t proto = 0;              // IP protocol number
-  std::array<uint8_t, 16> src{};  // network byte order; IPv4 uses bytes 0..3
+  uint8_t family = 0;               // 4 or 6; 0 = not IP
+  uint8_t proto = 0;                // IP protocol number
+  std::array<uint8_t, 16> src{};    // network byte order; IPv4 uses bytes 0..3
   std::array<uint8_t, 16> dst{};
-  uint16_t sport = 0;  // numeric port values (host order)
+  uint16_t sport = 0;               // numeric port values (host order)
   uint16_t dport = 0;
 
   bool operator==(const FlowTuple& o) const {
@@ -40,8 +40,8 @@ struct FlowTuple {
 // "1.2.3.4" or an IPv6 literal into bytes; returns false on a malformed address.
 bool parse_ip(const std::string& text, FlowTuple& t, bool is_src);
 // Builds a tuple from text addresses; throws std::invalid_argument naming the bad field.
-FlowTuple make_tuple(const std::string& src, const std::string& dst, uint16_t sport, uint16_t dport,
-                     uint8_t proto = kIpProtoTcp);
+FlowTuple make_tuple(const std::string& src, const std::string& dst, uint16_t sport,
+                     uint16_t dport, uint8_t proto = kIpProtoTcp);
 std::string ip_to_string(const FlowTuple& t, bool src);
 std::string to_string(const FlowTuple& t);
 

@@ -35,8 +35,7 @@ uint64_t parse_number(const std::string& text, const std::string& what, uint64_t
 
 int usage_error(const std::string& verb, const std::string& message) {
   std::string line = one_line(message);
-  if (line.size() > 1000)
-    line = line.substr(0, 1000) + "...";  // a library's message that echoes input
+  if (line.size() > 1000) line = line.substr(0, 1000) + "...";  // a library's message that echoes input
   std::cerr << "flowsteer " << verb << ": " << line << "\n";
   return kExitUsage;
 }

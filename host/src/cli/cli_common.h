@@ -19,7 +19,8 @@ inline constexpr int kExitUsage = 2;
 std::optional<int> parse(CLI::App& app, int argc, char** argv);
 
 // "123" or "0x7b"; throws std::invalid_argument naming `what` on bad text or overflow.
-uint64_t parse_number(const std::string& text, const std::string& what, uint64_t max = UINT64_MAX);
+uint64_t parse_number(const std::string& text, const std::string& what,
+                      uint64_t max = UINT64_MAX);
 
 // Prints "flowsteer <verb>: <message>" on stderr and returns kExitUsage.
 int usage_error(const std::string& verb, const std::string& message);

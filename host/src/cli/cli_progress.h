@@ -15,13 +15,8 @@ namespace flowsteer::cli {
 class Progress {
  public:
   Progress(std::string verb, bool enabled, uint64_t total, std::string unit = "frames")
-      : verb_(std::move(verb)),
-        unit_(std::move(unit)),
-        on_(enabled),
-        tty_(isatty(STDERR_FILENO)),
-        total_(total),
-        t0_(std::chrono::steady_clock::now()),
-        last_(t0_) {}
+      : verb_(std::move(verb)), unit_(std::move(unit)), on_(enabled), tty_(isatty(STDERR_FILENO)), total_(total),
+        t0_(std::chrono::steady_clock::now()), last_(t0_) {}
   ~Progress() { done(); }
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -34,15 +29,13 @@ class Progress {
       const auto now = std::chrono::steady_clock::now();
       if (now - last_ < std::chrono::milliseconds(250) && n != total_) return;
       last_ = now;
-      std::fprintf(stderr, "\r%s: %llu/%llu %s (%d%%), %.0f s", verb_.c_str(),
-                   (unsigned long long)n, (unsigned long long)total_, unit_.c_str(), pct,
-                   seconds());
+      std::fprintf(stderr, "\r%s: %llu/%llu %s (%d%%), %.0f s", verb_.c_str(), (unsigned long long)n,
+                   (unsigned long long)total_, unit_.c_str(), pct, seconds());
       drawn_ = true;
     } else if (pct / 10 != last_pct_ / 10) {
       last_pct_ = pct;
-      std::fprintf(stderr, "%s: %llu/%llu %s (%d%%), %.0f s\n", verb_.c_str(),
-                   (unsigned long long)n, (unsigned long long)total_, unit_.c_str(), pct,
-                   seconds());
+      std::fprintf(stderr, "%s: %llu/%llu %s (%d%%), %.0f s\n", verb_.c_str(), (unsigned long long)n,
+                   (unsigned long long)total_, unit_.c_str(), pct, seconds());
     }
   }
   void done() {

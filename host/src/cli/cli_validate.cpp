@@ -20,20 +20,13 @@ namespace {
 
 std::string escape_byte(unsigned char c) {
   switch (c) {
-    case '\n':
-      return "\\n";
-    case '\r':
-      return "\\r";
-    case '\t':
-      return "\\t";
-    case '\0':
-      return "\\0";
-    case '\\':
-      return "\\\\";
-    case '\'':
-      return "\\'";
-    default:
-      break;
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    case '\0': return "\\0";
+    case '\\': return "\\\\";
+    case '\'': return "\\'";
+    default: break;
   }
   if (c < 0x20 || c >= 0x7f) {
     char b[8];
@@ -75,14 +68,11 @@ bool exact_u64(std::string_view t, uint64_t& out, bool& overflow) {
 std::string quote(std::string_view bytes, size_t max) { return quote_bytes(bytes, max); }
 
 std::string one_line(std::string_view message) {
-  while (!message.empty() && (message.back() == '\n' || message.back() == '\r'))
-    message.remove_suffix(1);
+  while (!message.empty() && (message.back() == '\n' || message.back() == '\r')) message.remove_suffix(1);
   std::string out;
   for (unsigned char c : message) {
-    if (c < 0x20 || c == 0x7f)
-      out += escape_byte(c);
-    else
-      out += char(c);
+    if (c < 0x20 || c == 0x7f) out += escape_byte(c);
+    else out += char(c);
   }
   return out;
 }
@@ -92,13 +82,10 @@ uint64_t parse_u64(std::string_view text, const std::string& what, uint64_t max)
   bool overflow = false;
   if (!exact_u64(text, v, overflow)) {
     if (overflow)
-      throw UsageError(what + ": " + quote(text) + " is out of range (max " + std::to_string(max) +
-                       ")");
+      throw UsageError(what + ": " + quote(text) + " is out of range (max " + std::to_string(max) + ")");
     throw UsageError(what + ": " + quote(text) + " is not an unsigned number (decimal or 0x hex)");
   }
-  if (v > max)
-    throw UsageError(what + ": " + quote(text) + " is out of range (max " + std::to_string(max) +
-                     ")");
+  if (v > max) throw UsageError(what + ": " + quote(text) + " is out of range (max " + std::to_string(max) + ")");
   return v;
 }
 
@@ -115,8 +102,7 @@ std::string check_number_text(const std::string& text, const std::string& type) 
     if (!t.empty() && t[0] == '-') t.remove_prefix(1);
     uint64_t v;
     bool overflow;
-    if (exact_u64(t, v, overflow) && v <= uint64_t(INT64_MAX) + (t.size() < text.size() ? 1 : 0))
-      return "";
+    if (exact_u64(t, v, overflow) && v <= uint64_t(INT64_MAX) + (t.size() < text.size() ? 1 : 0)) return "";
     return quote(text) + " is not an integer in range (decimal or 0x hex)";
   }
   if (type == "FLOAT") {
@@ -132,8 +118,7 @@ std::string check_number_text(const std::string& text, const std::string& type) 
 double parse_finite(std::string_view text, const std::string& what) {
   const std::string t(text);
   const std::string prefix = what.empty() ? "" : what + ": ";
-  if (t.empty() || std::isspace(static_cast<unsigned char>(t[0])) ||
-      t.find('\0') != std::string::npos)
+  if (t.empty() || std::isspace(static_cast<unsigned char>(t[0])) || t.find('\0') != std::string::npos)
     throw UsageError(prefix + quote(text) + " is not a finite number");
   errno = 0;
   char* end = nullptr;
@@ -148,8 +133,7 @@ void harden_numbers(CLI::App& app) {
     std::string type = o->get_type_name();  // "FLOAT" or "FLOAT:<validator description>"
     type = type.substr(0, type.find(':'));
     if (type != "UINT" && type != "INT" && type != "FLOAT") continue;
-    o->check(CLI::Validator([type](std::string& s) { return check_number_text(s, type); }, "",
-                            "strict-number"));
+    o->check(CLI::Validator([type](std::string& s) { return check_number_text(s, type); }, "", "strict-number"));
   }
 }
 
@@ -177,9 +161,8 @@ std::string human_bytes(uint64_t bytes) {
 void check_memory(uint64_t bytes, const std::string& what) {
   const uint64_t limit = memory_limit();
   if (bytes > limit)
-    throw UsageError(what + " needs about " + human_bytes(bytes) +
-                     " of memory, more than the limit of " + human_bytes(limit) +
-                     " (half the physical memory; FLOWSTEER_MEM_LIMIT sets it)");
+    throw UsageError(what + " needs about " + human_bytes(bytes) + " of memory, more than the limit of " +
+                     human_bytes(limit) + " (half the physical memory; FLOWSTEER_MEM_LIMIT sets it)");
 }
 
 // ---- output files ----
@@ -203,8 +186,7 @@ std::string make_temp(const std::string& path, const std::string& what) {
   std::vector<char> buf(name.begin(), name.end());
   buf.push_back('\0');
   const int fd = mkstemp(buf.data());
-  if (fd < 0)
-    throw UsageError(what + ": cannot write " + quote(path) + ": " + std::strerror(errno));
+  if (fd < 0) throw UsageError(what + ": cannot write " + quote(path) + ": " + std::strerror(errno));
   const mode_t mask = umask(0);
   umask(mask);
   (void)fchmod(fd, 0666 & ~mask);
@@ -234,13 +216,11 @@ void OutputFile::open(const std::string& path, const std::string& what) {
   if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
     // a device or a fifo: written in place (a rename would replace the node)
     stream_ = std::make_unique<std::ofstream>(path, std::ios::out | std::ios::binary);
-    if (!*stream_)
-      throw UsageError(what + ": cannot write " + quote(path) + ": " + std::strerror(errno));
+    if (!*stream_) throw UsageError(what + ": cannot write " + quote(path) + ": " + std::strerror(errno));
     return;
   }
   tmp_ = make_temp(path, what);
-  stream_ =
-      std::make_unique<std::ofstream>(tmp_, std::ios::out | std::ios::trunc | std::ios::binary);
+  stream_ = std::make_unique<std::ofstream>(tmp_, std::ios::out | std::ios::trunc | std::ios::binary);
   if (!*stream_) {
     const int e = errno;
     discard();
@@ -264,8 +244,7 @@ void OutputFile::commit() {
     if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
       e = errno;
       discard();
-      throw UsageError(what_ + ": cannot rename the output onto " + quote(path_) + ": " +
-                       std::strerror(e));
+      throw UsageError(what_ + ": cannot rename the output onto " + quote(path_) + ": " + std::strerror(e));
     }
     tmp_.clear();
   }
@@ -286,8 +265,7 @@ void OutputFile::commit_external() {
   if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
     const int e = errno;
     discard();
-    throw UsageError(what_ + ": cannot rename the output onto " + quote(path_) + ": " +
-                     std::strerror(e));
+    throw UsageError(what_ + ": cannot rename the output onto " + quote(path_) + ": " + std::strerror(e));
   }
   tmp_.clear();
   committed_ = true;

@@ -36,22 +36,21 @@ struct ConformArgs {
   std::string trace, build = "standard", json_path;
   double gap = 0.1, ready = 0.8;
   bool no_commands = false, single_beat = false, progress = false;
-  std::string mix;          // named mix (sim/verilator/mix.h); "all" = every mix
-  bool throughput = false;  // mix without gaps and back-pressure, table output
-  uint32_t txn_every = 0;   // mix: one register transaction per N packets
+  std::string mix;                   // named mix (sim/verilator/mix.h); "all" = every mix
+  bool throughput = false;           // mix without gaps and back-pressure, table output
+  uint32_t txn_every = 0;            // mix: one register transaction per N packets
   bool packets_set = false;
   int hash_mode = -1, patched = -1;  // -1: drawn from the seed
   std::string command_line;
-  std::string xclbin;  // --backend xrt
+  std::string xclbin;                // --backend xrt
   unsigned device_index = 0;
 };
 
 std::string record_text(const engine::OutputRecord& r) {
   char b[200];
-  std::snprintf(b, sizeof b,
-                "class %u hash 0x%08x queue %u filter %s%u cpu %d action %u steer_id %u error %d",
-                unsigned(r.cls), r.hash, unsigned(r.queue), r.filter_hit ? "hit " : "miss ",
-                r.filter_id, r.cpu, unsigned(r.action), r.steer_id, r.error);
+  std::snprintf(b, sizeof b, "class %u hash 0x%08x queue %u filter %s%u cpu %d action %u steer_id %u error %d",
+                unsigned(r.cls), r.hash, unsigned(r.queue), r.filter_hit ? "hit " : "miss ", r.filter_id, r.cpu,
+                unsigned(r.action), r.steer_id, r.error);
   return b;
 }
 
@@ -60,15 +59,13 @@ std::string record_text(const engine::OutputRecord& r) {
 // through both, the flows recorded on a CPU drawn from their hash and the backlogs processed after
 // each batch on both; every record must be equal. The card's path (xrt) and the same path
 // over the model of its data movers (movers) run this.
-int run_port_conform(const ConformArgs& a, device::EnginePort& dut,
-                     const engine::EngineCaps& caps) {
+int run_port_conform(const ConformArgs& a, device::EnginePort& dut, const engine::EngineCaps& caps) {
   auto ref = device::open_model_port(caps);
   driver::EngineSetup setup;
   setup.nr_cpu_ids = setup.num_rx_queues = std::min(16u, 1u << caps.cpu_log2);
   setup.rps_flow_cnt = std::min<uint64_t>(256, uint64_t(1) << caps.slot_log2);
   setup.lut_log2 = std::min(setup.lut_log2, caps.lut_log2);
-  setup.rps_sock_flow_entries =
-      std::min<uint64_t>(setup.nr_cpu_ids * setup.rps_flow_cnt, uint64_t(1) << caps.sock_log2);
+  setup.rps_sock_flow_entries = std::min<uint64_t>(setup.nr_cpu_ids * setup.rps_flow_cnt, uint64_t(1) << caps.sock_log2);
   setup.variant = a.patched == 0 ? kernel::Variant::kOriginal : kernel::Variant::kPatched;
   setup.hash_mode = a.hash_mode == 0   ? nic::HashMode::kToeplitz
                     : a.hash_mode == 2 ? nic::HashMode::kJhashSym
@@ -85,15 +82,11 @@ int run_port_conform(const ConformArgs& a, device::EnginePort& dut,
     const uint64_t n = std::min<uint64_t>(kBatch, a.packets - checked);
     for (uint64_t i = 0; i < n; ++i) {
       sim::common::Frame f;
-      if (!recent.empty() && gen.chance(50))
-        f = recent[gen.r(uint32_t(recent.size()))];
-      else
-        f = gen.frame();
+      if (!recent.empty() && gen.chance(50)) f = recent[gen.r(uint32_t(recent.size()))];
+      else f = gen.frame();
       if (f.empty()) f.push_back(0);  // fs_mm2s cannot carry an empty frame (LEN 0 ends its list)
-      if (recent.size() < 64)
-        recent.push_back(f);
-      else
-        recent[gen.r(64)] = f;
+      if (recent.size() < 64) recent.push_back(f);
+      else recent[gen.r(64)] = f;
       dut.frames()->send(f);
       ref->frames()->send(f);
     }
@@ -106,9 +99,8 @@ int run_port_conform(const ConformArgs& a, device::EnginePort& dut,
     }
     for (size_t i = 0; i < got.size(); ++i) {
       if (got[i] != want[i]) {
-        std::printf("mismatch at frame %llu:\n  %s: %s\n  model: %s\n",
-                    (unsigned long long)(checked + i), dut.kind(), record_text(got[i]).c_str(),
-                    record_text(want[i]).c_str());
+        std::printf("mismatch at frame %llu:\n  %s: %s\n  model: %s\n", (unsigned long long)(checked + i), dut.kind(),
+                    record_text(got[i]).c_str(), record_text(want[i]).c_str());
         return kExitCheckFailed;
       }
       if (want[i].hash_valid) {  // the app's CPU: other bits of the hash than the RSS LUT's
@@ -125,8 +117,7 @@ int run_port_conform(const ConformArgs& a, device::EnginePort& dut,
       if (runs::counter_name(i) == name) return rd.counter(i);
     return uint64_t(0);
   };
-  std::printf("backend %s (%s), seed %llu\n", dut.kind(), dut.bus().describe().c_str(),
-              (unsigned long long)a.seed);
+  std::printf("backend %s (%s), seed %llu\n", dut.kind(), dut.bus().describe().c_str(), (unsigned long long)a.seed);
   std::printf("packets checked:        %llu\n", (unsigned long long)checked);
   std::printf("rfs cpu / steer calls / filter adds / filter hits: %llu / %llu / %llu / %llu\n",
               (unsigned long long)count("RFS_CPU"), (unsigned long long)count("STEER_CALLS"),
@@ -142,8 +133,7 @@ int run_xrt(const ConformArgs& a) {
     const driver::EngineCapsRead c = driver::EngineDriver(port->bus()).caps();
     engine::EngineCaps caps;
     caps.lut_log2 = c.lut_log2, caps.cpu_log2 = c.cpu_log2, caps.queue_log2 = c.queue_log2;
-    caps.slot_log2 = c.slot_log2, caps.flt_bucket_bits = c.flt_bucket_bits,
-    caps.flt_ways = c.flt_ways;
+    caps.slot_log2 = c.slot_log2, caps.flt_bucket_bits = c.flt_bucket_bits, caps.flt_ways = c.flt_ways;
     caps.flt_id_width = c.flt_id_width, caps.sock_log2 = c.sock_log2, caps.evt_log2 = c.evt_log2;
     return run_port_conform(a, *port, caps);
   } catch (const bus::DeviceError& e) {
@@ -165,8 +155,7 @@ int run_mixes(const ConformArgs& a) {
   std::vector<uint32_t> rates = {a.txn_every};
   if (a.mix == "all" && a.throughput && a.txn_every == 0) rates = {0, 16};
   int rc = kExitOk;
-  std::printf("backend verilator, build %s, seed %llu, %s\n", a.build.c_str(),
-              (unsigned long long)a.seed,
+  std::printf("backend verilator, build %s, seed %llu, %s\n", a.build.c_str(), (unsigned long long)a.seed,
               a.throughput ? "no gaps, no back-pressure" : "random gaps and back-pressure");
   std::printf("%s", sim::mix_table_header().c_str());
   for (uint32_t rate : rates) {
@@ -196,8 +185,7 @@ int run_mixes(const ConformArgs& a) {
 
 int run_verilator(const ConformArgs& a) {
   if (!a.mix.empty()) {
-    if (a.mix != "all" && !sim::find_mix(a.mix))
-      return usage_error("conform", "unknown mix '" + a.mix + "'");
+    if (a.mix != "all" && !sim::find_mix(a.mix)) return usage_error("conform", "unknown mix '" + a.mix + "'");
     return run_mixes(a);
   }
   OutputFile json, wave;  // checked before the run, renamed into place after it
@@ -219,22 +207,17 @@ int run_verilator(const ConformArgs& a) {
   const bool tty = isatty(2);
   if (a.packets >= 100000 && (tty || a.progress))
     o.progress = [&](uint64_t n, uint64_t total) {
-      if (tty)
-        std::fprintf(stderr, "\r  %llu/%llu frames sent", (unsigned long long)n,
-                     (unsigned long long)total);
+      if (tty) std::fprintf(stderr, "\r  %llu/%llu frames sent", (unsigned long long)n, (unsigned long long)total);
       else if (n % (total / 10 ? total / 10 : 1) == 0)
-        std::fprintf(stderr, "  %llu/%llu frames sent\n", (unsigned long long)n,
-                     (unsigned long long)total);
+        std::fprintf(stderr, "  %llu/%llu frames sent\n", (unsigned long long)n, (unsigned long long)total);
     };
   const sim::ConformResult res = sim::run_conformance(o);
   if (o.progress && tty) std::fprintf(stderr, "\n");
   if (!a.trace.empty()) wave.commit_external();
   const double secs = res.wall_seconds > 0 ? res.wall_seconds : 1e-9;
-  std::printf("backend verilator, build %s, seed %llu\n", sim::build_name(o.build),
-              (unsigned long long)a.seed);
+  std::printf("backend verilator, build %s, seed %llu\n", sim::build_name(o.build), (unsigned long long)a.seed);
   std::printf("packets checked:        %llu\n", (unsigned long long)res.stats.packets);
-  std::printf("register transactions:  %llu (%llu reads checked)\n",
-              (unsigned long long)res.stats.transactions,
+  std::printf("register transactions:  %llu (%llu reads checked)\n", (unsigned long long)res.stats.transactions,
               (unsigned long long)res.stats.reads_checked);
   std::printf("mismatches:             %d\n", res.mismatch ? 1 : 0);
   std::printf("packets per clock:      %.4f\n", res.stats.packets_per_clock());
@@ -260,12 +243,8 @@ int run_verilator(const ConformArgs& a) {
     j["clocks_per_second"] = double(res.clocks) / secs;
     j["empty_bins"] = empty;
     const sim::Coverage& c = res.coverage;
-    j["coverage"] = {{"gate_row", c.gate_row},
-                     {"path", c.path},
-                     {"action", c.action},
-                     {"parse_class", c.parse_class},
-                     {"driver_error", c.driver_error},
-                     {"hazard", c.hazard}};
+    j["coverage"] = {{"gate_row", c.gate_row}, {"path", c.path}, {"action", c.action},
+                     {"parse_class", c.parse_class}, {"driver_error", c.driver_error}, {"hazard", c.hazard}};
     json.stream() << j.dump(2) << "\n";
     json.commit();
   }
@@ -289,14 +268,10 @@ int run_movers(const ConformArgs& a) {
 }
 #else
 int run_movers(const ConformArgs&) {
-  return usage_error("conform",
-                     "this flowsteer was built without the Verilator engine "
-                     "(FLOWSTEER_WITH_RTL=OFF or no engine RTL)");
+  return usage_error("conform", "this flowsteer was built without the Verilator engine (FLOWSTEER_WITH_RTL=OFF or no engine RTL)");
 }
 int run_verilator(const ConformArgs&) {
-  return usage_error("conform",
-                     "this flowsteer was built without the Verilator engine "
-                     "(FLOWSTEER_WITH_RTL=OFF or no engine RTL)");
+  return usage_error("conform", "this flowsteer was built without the Verilator engine (FLOWSTEER_WITH_RTL=OFF or no engine RTL)");
 }
 #endif
 
@@ -307,8 +282,7 @@ int run_systemc(const ConformArgs& a) {
   const std::string bench = FLOWSTEER_SC_ENGINE_TOP_PATH;
   OutputFile wave;  // the bench writes the waveform to the temporary; renamed after it
   if (!a.trace.empty()) wave.open(a.trace, "--trace");
-  if (a.build != "standard")
-    return usage_error("conform", "--backend systemc has the standard build only");
+  if (a.build != "standard") return usage_error("conform", "--backend systemc has the standard build only");
   if (!a.json_path.empty()) return usage_error("conform", "--json: verilator backend only");
   if (access(bench.c_str(), X_OK) != 0)
     return usage_error("conform", "--backend systemc: the SystemC bench is not built (" + bench +
@@ -318,22 +292,12 @@ int run_systemc(const ConformArgs& a) {
     std::snprintf(b, sizeof b, "%g", v);
     return std::string(b);
   };
-  std::vector<std::string> args = {bench,
-                                   "--packets",
-                                   std::to_string(a.packets),
-                                   "--seed",
-                                   std::to_string(a.seed),
-                                   "--gap",
-                                   num(a.gap),
-                                   "--ready",
-                                   num(a.ready)};
+  std::vector<std::string> args = {bench, "--packets", std::to_string(a.packets), "--seed",
+                                   std::to_string(a.seed), "--gap", num(a.gap), "--ready", num(a.ready)};
   if (!a.trace.empty()) args.insert(args.end(), {"--trace", wave.write_path()});
   if (a.no_commands) args.insert(args.end(), {"--txn-rate", "0"});
   if (a.single_beat) args.insert(args.end(), {"--frames", "small"});
-  if (a.hash_mode >= 0)
-    args.insert(args.end(), {"--hash", a.hash_mode == 0   ? "toeplitz"
-                                       : a.hash_mode == 1 ? "symxor"
-                                                          : "jhash"});
+  if (a.hash_mode >= 0) args.insert(args.end(), {"--hash", a.hash_mode == 0 ? "toeplitz" : a.hash_mode == 1 ? "symxor" : "jhash"});
   if (a.patched >= 0) args.insert(args.end(), {"--variant", a.patched ? "patched" : "original"});
   std::vector<char*> argv;
   for (auto& s : args) argv.push_back(s.data());
@@ -355,15 +319,13 @@ int run_systemc(const ConformArgs& a) {
     if (!a.trace.empty() && WEXITSTATUS(status) != kExitUsage) wave.commit_external();
     return WEXITSTATUS(status);
   }
-  std::fprintf(stderr, "flowsteer conform: %s ended by signal %d\n", bench.c_str(),
-               WTERMSIG(status));
+  std::fprintf(stderr, "flowsteer conform: %s ended by signal %d\n", bench.c_str(), WTERMSIG(status));
   return kExitCheckFailed;
 }
 #else
 int run_systemc(const ConformArgs&) {
-  return usage_error("conform",
-                     "--backend systemc: this flowsteer was built without the SystemC engine bench "
-                     "(FLOWSTEER_WITH_RTL=OFF or no engine RTL)");
+  return usage_error("conform", "--backend systemc: this flowsteer was built without the SystemC engine bench "
+                                "(FLOWSTEER_WITH_RTL=OFF or no engine RTL)");
 }
 #endif
 
@@ -382,51 +344,38 @@ const Backend kBackends[] = {
 }  // namespace
 
 int cmd_conform(int argc, char** argv) {
-  CLI::App app{
-      "Random traffic through the simulated engine top; every record and register answer "
-      "is checked against the golden model",
-      "conform"};
+  CLI::App app{"Random traffic through the simulated engine top; every record and register answer "
+               "is checked against the golden model",
+               "conform"};
   ConformArgs a;
   std::string backend = "verilator";
   std::vector<std::string> names;
   for (const auto& b : kBackends) names.push_back(b.name);
-  app.add_option("--backend", backend, "verilator | systemc | movers | xrt")
-      ->check(CLI::IsMember(names));
-  app.add_option("--xclbin", a.xclbin,
-                 "xclbin with the flowsteer kernel and its data movers (xrt backend)");
+  app.add_option("--backend", backend, "verilator | systemc | movers | xrt")->check(CLI::IsMember(names));
+  app.add_option("--xclbin", a.xclbin, "xclbin with the flowsteer kernel and its data movers (xrt backend)");
   app.add_option("--device", a.device_index, "card index (xrt backend, default 0)");
-  app.add_option("--packets", a.packets, "random frames to send (default 100000)")
-      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+  app.add_option("--packets", a.packets, "random frames to send (default 100000)")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   app.add_option("--seed", a.seed, "stimulus, gaps and back-pressure seed (default 1)");
   app.add_option("--trace", a.trace, "write an FST waveform (or env FS_ENGINE_TRACE)");
   app.add_option("--build", a.build, "standard (default) | small (tiny tables, 64-bit stream)")
       ->check(CLI::IsMember({"standard", "small"}));
-  app.add_option("--gap", a.gap, "idle probability before each frame beat (default 0.1)")
-      ->check(CLI::Range(0.0, 0.99));
-  app.add_option("--ready", a.ready, "record sink ready probability (default 0.8)")
-      ->check(CLI::Range(0.01, 1.0));
+  app.add_option("--gap", a.gap, "idle probability before each frame beat (default 0.1)")->check(CLI::Range(0.0, 0.99));
+  app.add_option("--ready", a.ready, "record sink ready probability (default 0.8)")->check(CLI::Range(0.01, 1.0));
   app.add_option("--json", a.json_path, "write the result as JSON");
   app.add_flag("--no-commands", a.no_commands, "no register traffic after the setup");
-  app.add_flag("--progress", a.progress,
-               "progress on stderr (default: only when stderr is a terminal)");
+  app.add_flag("--progress", a.progress, "progress on stderr (default: only when stderr is a terminal)");
   std::string mix_names = "all";
 #ifdef FLOWSTEER_HAVE_VERILATOR
   for (const auto& s : sim::mix_specs()) mix_names += " | " + s.name;
 #endif
   app.add_option("--mix", a.mix, "a named traffic mix (" + mix_names + ")");
-  app.add_flag(
-      "--throughput", a.throughput,
-      "with --mix: no gaps, no back-pressure; print packets per clock and lost clocks by cause");
-  app.add_option("--txn-every", a.txn_every,
-                 "with --mix: one register transaction per N packets (0: none)");
-  app.add_flag("--single-beat", a.single_beat,
-               "only IPv4 TCP/UDP frames of at most 60 bytes (throughput runs)");
+  app.add_flag("--throughput", a.throughput, "with --mix: no gaps, no back-pressure; print packets per clock and lost clocks by cause");
+  app.add_option("--txn-every", a.txn_every, "with --mix: one register transaction per N packets (0: none)");
+  app.add_flag("--single-beat", a.single_beat, "only IPv4 TCP/UDP frames of at most 60 bytes (throughput runs)");
   std::string hash, variant;
-  app.add_option("--hash", hash,
-                 "starting hash mode: toeplitz | symxor | jhash (default: from the seed)")
+  app.add_option("--hash", hash, "starting hash mode: toeplitz | symxor | jhash (default: from the seed)")
       ->check(CLI::IsMember({"toeplitz", "symxor", "jhash"}));
-  app.add_option("--variant", variant,
-                 "starting set_rps_cpu variant: original | patched (default: from the seed)")
+  app.add_option("--variant", variant, "starting set_rps_cpu variant: original | patched (default: from the seed)")
       ->check(CLI::IsMember({"original", "patched"}));
   if (auto rc = parse(app, argc, argv)) return *rc;
   a.packets_set = app.count("--packets") > 0;

@@ -26,8 +26,7 @@ int hex_digit(char c) {
 
 // "6d5a56..." or "0x6d5a56...": an even number of hex digits (none only if allow_empty:
 // the Toeplitz hash of zero input bytes is 0).
-std::vector<uint8_t> parse_hex(const std::string& text, const std::string& what,
-                               bool allow_empty = false) {
+std::vector<uint8_t> parse_hex(const std::string& text, const std::string& what, bool allow_empty = false) {
   std::string t = text;
   if (t.size() >= 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t = t.substr(2);
   if (t.empty() && !allow_empty) throw BadArg(what + ": empty hex string");
@@ -54,8 +53,8 @@ std::vector<uint32_t> parse_words(const std::string& text) {
   size_t start = 0;
   for (;;) {
     size_t comma = text.find(',', start);
-    std::string item =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos
+                                                                       : comma - start);
     if (item.empty()) throw BadArg("--words: empty item in " + quote(text));
     words.push_back(uint32_t(number(item, "--words", 0xFFFFFFFFu)));
     if (comma == std::string::npos) break;
@@ -77,7 +76,8 @@ uint32_t toeplitz_checked(const std::vector<uint8_t>& in, const hash::RssKey& ke
 int cmd_hash(int argc, char** argv) {
   CLI::App app{"Compute a NIC or kernel flow hash (spec 6); prints 0x%08x.", "hash"};
   std::string algo, key_hex, seed_s, src, dst, sport_s, dport_s, input_hex, words_s;
-  app.add_option("--algo", algo, "toeplitz | toeplitz-symxor | jhash-sym | jhash3 | jhash2")
+  app.add_option("--algo", algo,
+                 "toeplitz | toeplitz-symxor | jhash-sym | jhash3 | jhash2")
       ->required();
   auto* o_key = app.add_option("--key", key_hex, "RSS key, hex (default: Microsoft 40-byte key)");
   auto* o_seed = app.add_option("--seed", seed_s, "jhash initval / hashrnd (default 0)");
@@ -91,10 +91,8 @@ int cmd_hash(int argc, char** argv) {
   // --input-hex "" is spelled "0x" (no digits) for it.
   std::vector<std::string> args(argv, argv + argc);
   for (size_t i = 1; i < args.size(); ++i)
-    if ((args[i - 1] == "--input-hex" && args[i].empty()))
-      args[i] = "0x";
-    else if (args[i] == "--input-hex=")
-      args[i] = "--input-hex=0x";
+    if ((args[i - 1] == "--input-hex" && args[i].empty())) args[i] = "0x";
+    else if (args[i] == "--input-hex=") args[i] = "--input-hex=0x";
   if (!args.empty() && args.back() == "--input-hex=") args.back() = "--input-hex=0x";
   std::vector<char*> av;
   for (auto& a : args) av.push_back(a.data());
@@ -144,7 +142,8 @@ int cmd_hash(int argc, char** argv) {
       FlowTuple t, d;
       if (!parse_ip(src, t, true)) throw BadArg("--src: " + quote(src) + " is not an IP address");
       if (!parse_ip(dst, d, false)) throw BadArg("--dst: " + quote(dst) + " is not an IP address");
-      if (t.family != d.family) throw BadArg("--src and --dst are of different address families");
+      if (t.family != d.family)
+        throw BadArg("--src and --dst are of different address families");
       t.dst = d.dst;
       t.proto = kIpProtoTcp;
       if (with_ports) {

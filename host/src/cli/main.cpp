@@ -37,8 +37,7 @@ const Verb kVerbs[] = {
 
 void print_usage(std::ostream& os) {
   os << "usage: flowsteer <verb> [options]   (flowsteer <verb> --help for each)\n\nverbs:\n";
-  for (const auto& v : kVerbs)
-    os << "  " << v.name << std::string(12 - std::strlen(v.name), ' ') << v.summary << "\n";
+  for (const auto& v : kVerbs) os << "  " << v.name << std::string(12 - std::strlen(v.name), ' ') << v.summary << "\n";
 }
 
 }  // namespace
@@ -62,8 +61,7 @@ int main(int argc, char** argv) {
       try {
         rc = v.run(argc - 1, argv + 1);
       } catch (const std::bad_alloc&) {
-        std::cerr << "flowsteer " << verb
-                  << ": out of memory (an allocation failed; smaller tables or "
+        std::cerr << "flowsteer " << verb << ": out of memory (an allocation failed; smaller tables or "
                   << "fewer flows need less)\n";
         return c::kExitUsage;
       } catch (const std::exception& e) {  // UsageError and anything a run lets through: one line

@@ -21,16 +21,13 @@ namespace {
 // Counts the frames an engine takes (progress of a long RTL run).
 class CountingEngine : public runs::ReplayEngine {
  public:
-  CountingEngine(runs::ReplayEngine& e, std::function<void(uint64_t)> fn)
-      : e_(e), fn_(std::move(fn)) {}
+  CountingEngine(runs::ReplayEngine& e, std::function<void(uint64_t)> fn) : e_(e), fn_(std::move(fn)) {}
   engine::OutputRecord packet(const uint8_t* f, size_t n) override {
     auto r = e_.packet(f, n);
     fn_(++n_);
     return r;
   }
-  void backlogs_processed(const std::vector<uint32_t>& cpus) override {
-    e_.backlogs_processed(cpus);
-  }
+  void backlogs_processed(const std::vector<uint32_t>& cpus) override { e_.backlogs_processed(cpus); }
   void service(uint64_t ms) override { e_.service(ms); }
   void take_events(uint64_t ms) override { e_.take_events(ms); }
   void sock_record(uint32_t h, uint32_t c) override { e_.sock_record(h, c); }
@@ -50,10 +47,9 @@ uint64_t file_size_or_zero(const std::string& path) {
 }  // namespace
 
 int cmd_replay(int argc, char** argv) {
-  CLI::App app{
-      "Replay an Ethernet pcap through the engine and summarise each connection "
-      "(both directions together)",
-      "replay"};
+  CLI::App app{"Replay an Ethernet pcap through the engine and summarise each connection "
+               "(both directions together)",
+               "replay"};
   std::string pcap, backend = "model", json_path, hash = "toeplitz-symxor", variant = "patched";
   runs::ReplayConfig cfg;
   uint32_t cpus = 16;
@@ -71,26 +67,21 @@ int cmd_replay(int argc, char** argv) {
       ->check(CLI::IsMember({"original", "patched"}));
   std::string trace, model_caps = "map";
   app.add_option("--trace", trace, "verilator backend: write an FST waveform");
-  app.add_option(
-         "--model-caps", model_caps,
-         "model backend sizes: map (the register map's, default) | verilator (the simulated "
-         "engine's; --backend verilator always compares with a model of its sizes)")
+  app.add_option("--model-caps", model_caps,
+                 "model backend sizes: map (the register map's, default) | verilator (the simulated "
+                 "engine's; --backend verilator always compares with a model of its sizes)")
       ->check(CLI::IsMember({"map", "verilator"}));
   bool progress = false;
-  app.add_flag("--progress", progress,
-               "progress on stderr (default: only when stderr is a terminal)");
+  app.add_flag("--progress", progress, "progress on stderr (default: only when stderr is a terminal)");
   if (auto rc = parse(app, argc, argv)) return *rc;
 #ifndef FLOWSTEER_HAVE_VERILATOR
   if (backend == "verilator" || model_caps == "verilator")
-    return usage_error(
-        "replay", "--backend verilator: this flowsteer was built without the Verilator engine");
+    return usage_error("replay", "--backend verilator: this flowsteer was built without the Verilator engine");
 #endif
-  if (!trace.empty() && backend != "verilator")
-    return usage_error("replay", "--trace needs --backend verilator");
+  if (!trace.empty() && backend != "verilator") return usage_error("replay", "--trace needs --backend verilator");
   cfg.params.cpus = cpus;
   cfg.params.queues = cpus;
-  cfg.params.variant =
-      variant == "original" ? kernel::Variant::kOriginal : kernel::Variant::kPatched;
+  cfg.params.variant = variant == "original" ? kernel::Variant::kOriginal : kernel::Variant::kPatched;
   cfg.hash_mode = hash == "toeplitz"          ? nic::HashMode::kToeplitz
                   : hash == "toeplitz-symxor" ? nic::HashMode::kToeplitzSymXor
                                               : nic::HashMode::kJhashSym;
@@ -98,8 +89,7 @@ int cmd_replay(int argc, char** argv) {
   // stands for, and a setup that engine cannot hold is refused before anything runs.
   engine::EngineCaps caps;  // the register map's implemented sizes
 #ifdef FLOWSTEER_HAVE_VERILATOR
-  if (backend == "verilator" || model_caps == "verilator")
-    caps = sim::verilator_caps(sim::EngineBuild::kStandard);
+  if (backend == "verilator" || model_caps == "verilator") caps = sim::verilator_caps(sim::EngineBuild::kStandard);
 #endif
   // the summary grows with the capture: about its size again in memory, at worst
   check_memory(file_size_or_zero(pcap) * 2, "--pcap " + quote(pcap));
@@ -126,8 +116,7 @@ int cmd_replay(int argc, char** argv) {
       bar.done();
     } catch (const sim::ReplayMismatch& e) {
       std::cout << e.what();
-      std::cerr
-          << "flowsteer replay: the simulated engine differs from the model (report on stdout)\n";
+      std::cerr << "flowsteer replay: the simulated engine differs from the model (report on stdout)\n";
       return kExitCheckFailed;
     }
     if (!trace.empty()) wave.commit_external();

@@ -11,10 +11,9 @@
 namespace flowsteer::cli {
 
 int cmd_scenario(int argc, char** argv) {
-  CLI::App app{
-      "Replay a kernel-level event trace (JSON Lines) through the golden model: "
-      "kernel RFS/aRFS plane and the ice aRFS mirror. One JSON object per event.",
-      "scenario"};
+  CLI::App app{"Replay a kernel-level event trace (JSON Lines) through the golden model: "
+               "kernel RFS/aRFS plane and the ice aRFS mirror. One JSON object per event.",
+               "scenario"};
   std::string trace;
   std::string json_out;
   app.add_option("FILE", trace, "trace file (JSON Lines); - reads stdin")->required();

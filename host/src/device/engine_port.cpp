@@ -38,10 +38,8 @@ class CallbackFrames : public FramePort {
   void send(const uint8_t* frame, size_t len) override {
     ++sent_;
     engine::OutputRecord rec;
-    if (refused_ == 0 && fn_(frame, len, &rec))
-      done_.push_back(rec);
-    else
-      ++refused_;
+    if (refused_ == 0 && fn_(frame, len, &rec)) done_.push_back(rec);
+    else ++refused_;
   }
 
  protected:
@@ -103,8 +101,7 @@ class ModelPort : public EnginePort {
 
 class XrtPort : public EnginePort {
  public:
-  explicit XrtPort(std::unique_ptr<RegisterBus> bus)
-      : inner_(std::move(bus)), bus_(*inner_, nullptr) {}
+  explicit XrtPort(std::unique_ptr<RegisterBus> bus) : inner_(std::move(bus)), bus_(*inner_, nullptr) {}
   RegisterBus& bus() override { return bus_; }
   FramePort* frames() override { return nullptr; }
   const char* kind() const override { return "xrt"; }
@@ -128,8 +125,7 @@ std::unique_ptr<EnginePort> open_callback_port(RegisterBus& bus, FrameFn fn, con
   return std::make_unique<CallbackPort>(bus, std::move(fn), kind);
 }
 
-std::unique_ptr<EnginePort> open_xrt_port(const std::string& xclbin_path, unsigned device_index,
-                                          bool need_movers) {
+std::unique_ptr<EnginePort> open_xrt_port(const std::string& xclbin_path, unsigned device_index, bool need_movers) {
   xrt::XrtCard card = xrt::open_xrt_card(xclbin_path, device_index, need_movers);
   if (card.movers) return open_mover_port(std::move(card.bus), std::move(card.movers), "xrt");
   return std::make_unique<XrtPort>(std::move(card.bus));

@@ -25,14 +25,12 @@ EngineDriver::EngineDriver(bus::RegisterBus& bus) : bus_(bus) {
   uint32_t version = bus_.read32(r::VERSION::kAddr);
   if (r::VERSION::MAJOR.get(version) != r::VERSION::MAJOR.get(r::kMapVersion))
     throw bus::DeviceError(bus_.describe() + ": register map version " +
-                           std::to_string(r::VERSION::MAJOR.get(version)) + " (driver speaks " +
-                           std::to_string(r::VERSION::MAJOR.get(r::kMapVersion)) + ")");
+                              std::to_string(r::VERSION::MAJOR.get(version)) + " (driver speaks " +
+                              std::to_string(r::VERSION::MAJOR.get(r::kMapVersion)) + ")");
   uint32_t c0 = bus_.read32(r::CAPS0::kAddr), c1 = bus_.read32(r::CAPS1::kAddr);
-  caps_ = {r::CAPS0::LUT_LOG2.get(c0),        r::CAPS0::CPU_LOG2.get(c0),
-           r::CAPS0::QUEUE_LOG2.get(c0),      r::CAPS0::SLOT_LOG2.get(c0),
-           r::CAPS1::FLT_BUCKET_BITS.get(c1), r::CAPS1::FLT_WAYS.get(c1),
-           r::CAPS1::FLT_ID_WIDTH.get(c1),    r::CAPS1::SOCK_LOG2.get(c1),
-           r::CAPS1::EVT_LOG2.get(c1)};
+  caps_ = {r::CAPS0::LUT_LOG2.get(c0),      r::CAPS0::CPU_LOG2.get(c0),  r::CAPS0::QUEUE_LOG2.get(c0),
+           r::CAPS0::SLOT_LOG2.get(c0),     r::CAPS1::FLT_BUCKET_BITS.get(c1), r::CAPS1::FLT_WAYS.get(c1),
+           r::CAPS1::FLT_ID_WIDTH.get(c1),  r::CAPS1::SOCK_LOG2.get(c1), r::CAPS1::EVT_LOG2.get(c1)};
   wait_idle(r::STATUS::INIT_BUSY.mask(), "initialisation");  // tables swept after reset
   // What the engine holds now (another driver may have configured it).
   nr_cpu_ids_ = r::NR_CPU_IDS::VALUE.get(bus_.read32(r::NR_CPU_IDS::kAddr));
@@ -103,15 +101,12 @@ void EngineDriver::configure(const EngineSetup& s) {
     throw std::invalid_argument("num_rx_queues " + std::to_string(s.num_rx_queues) + " not in 1.." +
                                 std::to_string(max_queues));
   if (s.lut_log2 > caps_.lut_log2)
-    throw std::invalid_argument("LUT of 2^" + std::to_string(s.lut_log2) +
-                                " entries is larger than the engine's");
-  if (s.key.size() != 40 && s.key.size() != 52)
-    throw std::invalid_argument("RSS key must be 40 or 52 bytes");
+    throw std::invalid_argument("LUT of 2^" + std::to_string(s.lut_log2) + " entries is larger than the engine's");
+  if (s.key.size() != 40 && s.key.size() != 52) throw std::invalid_argument("RSS key must be 40 or 52 bytes");
   unsigned slot_log2 = s.rps_flow_cnt ? check_flow_cnt(s.rps_flow_cnt, "") : 0;
   // sysctl rps_sock_flow_entries; 0 = nr_cpu_ids x the rounded rps_flow_cnt (spec 7.9).
   uint64_t entries = s.rps_sock_flow_entries ? s.rps_sock_flow_entries
-                     : s.rps_flow_cnt        ? uint64_t(s.nr_cpu_ids) << slot_log2
-                                             : 0;
+                                             : s.rps_flow_cnt ? uint64_t(s.nr_cpu_ids) << slot_log2 : 0;
   unsigned sock_log2 = entries ? check_sock_entries(entries) : 0;
 
   bus_.write32(r::CTRL::kAddr, 0);  // disabled while configuring
@@ -135,8 +130,7 @@ void EngineDriver::configure(const EngineSetup& s) {
       word |= uint32_t(w * 4 + b < s.key.size() ? s.key[w * 4 + b] : 0) << (24 - 8 * b);
     bus_.write32(r::RSS_KEY::addr(w), word);
   }
-  for (uint32_t i = 0; i < (1u << s.lut_log2); ++i)
-    bus_.write32(r::LUT::addr(i), i % s.num_rx_queues);
+  for (uint32_t i = 0; i < (1u << s.lut_log2); ++i) bus_.write32(r::LUT::addr(i), i % s.num_rx_queues);
   bus_.write32(r::LUT_CFG::kAddr, r::LUT_CFG::LOG2.put(s.lut_log2));
   for (uint32_t q = 0; q < s.num_rx_queues; ++q)
     bus_.write32(r::RPS_FLOW_CNT::addr(q), s.rps_flow_cnt ? r::RPS_FLOW_CNT::LOG2.put(slot_log2) |
@@ -146,8 +140,7 @@ void EngineDriver::configure(const EngineSetup& s) {
   bus_.write32(r::RPS_CPU_MASK::kAddr, rps_cpu_mask_);
   write_sock_cfg(entries ? uint64_t(1) << sock_log2 : 0, sock_log2);
   wait_idle(r::STATUS::SOCK_BUSY.mask() | r::STATUS::QRESET_BUSY.mask(), "table reset");
-  uint32_t ctrl = r::CTRL::ENABLE.put(1) |
-                  r::CTRL::PATCHED.put(s.variant == kernel::Variant::kPatched) |
+  uint32_t ctrl = r::CTRL::ENABLE.put(1) | r::CTRL::PATCHED.put(s.variant == kernel::Variant::kPatched) |
                   r::CTRL::NTUPLE.put(s.ntuple) | r::CTRL::RMAP.put(1) |
                   r::CTRL::SLOT_MASK.put(s.slot_mode == kernel::SlotMode::kMask) |
                   r::CTRL::RPS.put(1) | r::CTRL::FLT_LOOKUP.put(1);
@@ -186,8 +179,7 @@ void EngineDriver::restore() {
 
 // A SOCK_CFG write clears the table to RPS_NO_CPU (register map).
 void EngineDriver::write_sock_cfg(uint64_t size, unsigned log2) {
-  bus_.write32(r::SOCK_CFG::kAddr,
-               size ? r::SOCK_CFG::LOG2.put(log2) | r::SOCK_CFG::PRESENT.put(1) : 0);
+  bus_.write32(r::SOCK_CFG::kAddr, size ? r::SOCK_CFG::LOG2.put(log2) | r::SOCK_CFG::PRESENT.put(1) : 0);
   sock_size_ = size;
   sock_shadow_.clear();
   sock_shadow_valid_ = true;
@@ -204,8 +196,7 @@ uint64_t EngineDriver::set_rps_flow_cnt(uint32_t queue, uint64_t count) {
     return 0;
   }
   unsigned log2 = check_flow_cnt(count, where);
-  bus_.write32(r::RPS_FLOW_CNT::addr(queue),
-               r::RPS_FLOW_CNT::LOG2.put(log2) | r::RPS_FLOW_CNT::PRESENT.put(1));
+  bus_.write32(r::RPS_FLOW_CNT::addr(queue), r::RPS_FLOW_CNT::LOG2.put(log2) | r::RPS_FLOW_CNT::PRESENT.put(1));
   wait_idle(r::STATUS::QRESET_BUSY.mask(), "queue table reset");
   if (queue < flow_cnt_.size()) flow_cnt_[queue] = count;
   return uint64_t(1) << log2;
@@ -231,17 +222,16 @@ uint64_t EngineDriver::set_rps_sock_flow_entries(uint64_t entries) {
 void EngineDriver::write_rps_map(uint32_t queue, const std::vector<uint16_t>& cpus) {
   const uint32_t base = queue * nr_cpu_ids_;
   for (uint32_t i = 0; i < cpus.size(); ++i) bus_.write32(r::RPS_MAP_CPUS::addr(base + i), cpus[i]);
-  bus_.write32(
-      r::RPS_MAP::addr(queue),
-      cpus.empty() ? 0 : r::RPS_MAP::LEN.put(uint32_t(cpus.size())) | r::RPS_MAP::BASE.put(base));
+  bus_.write32(r::RPS_MAP::addr(queue), cpus.empty() ? 0
+                                                     : r::RPS_MAP::LEN.put(uint32_t(cpus.size())) |
+                                                           r::RPS_MAP::BASE.put(base));
   rps_maps_[queue] = cpus;
 }
 
-std::vector<uint16_t> EngineDriver::set_rps_cpus(uint32_t queue,
-                                                 const std::vector<uint32_t>& mask) {
+std::vector<uint16_t> EngineDriver::set_rps_cpus(uint32_t queue, const std::vector<uint32_t>& mask) {
   if (queue >= num_rx_queues_)
-    throw KnobError(-ENOENT, "rx-" + num(queue) + " has no rps_cpus: the device has " +
-                                 num(num_rx_queues_) + " RX queues (-ENOENT)");
+    throw KnobError(-ENOENT, "rx-" + num(queue) + " has no rps_cpus: the device has " + num(num_rx_queues_) +
+                                 " RX queues (-ENOENT)");
   std::vector<uint16_t> cpus;  // for_each_cpu_and(mask, cpu_online_mask)
   for (uint32_t w = 0; w < mask.size() && w * 32 < nr_cpu_ids_; ++w) {
     if (mask[w] == 0) continue;
@@ -308,9 +298,8 @@ void EngineDriver::set_cpu_online(uint32_t cpu, bool on) {
 void EngineDriver::set_rmap(uint32_t cpu, uint16_t queue) {
   check_cpu(cpu, "rx_cpu_rmap");
   if (queue >= num_rx_queues_)
-    throw KnobError(-EINVAL, "rx_cpu_rmap of CPU " + num(cpu) + " to rx-" + num(queue) +
-                                 ": the device has " + num(num_rx_queues_) +
-                                 " RX queues (-EINVAL)");
+    throw KnobError(-EINVAL, "rx_cpu_rmap of CPU " + num(cpu) + " to rx-" + num(queue) + ": the device has " +
+                                 num(num_rx_queues_) + " RX queues (-EINVAL)");
   bus_.write32(r::RMAP::addr(cpu), queue);
 }
 
@@ -348,10 +337,8 @@ std::optional<engine::FilterHit> EngineDriver::filter_lookup(const FlowTuple& t)
     bus_.write32(r::FLT_SRC::addr(w), sv);
     bus_.write32(r::FLT_DST::addr(w), dv);
   }
-  bus_.write32(r::FLT_PORTS::kAddr,
-               r::FLT_PORTS::SPORT.put(t.sport) | r::FLT_PORTS::DPORT.put(t.dport));
-  bus_.write32(r::FLT_META::kAddr,
-               r::FLT_META::PROTO.put(t.proto) | r::FLT_META::IPV6.put(t.family == 6));
+  bus_.write32(r::FLT_PORTS::kAddr, r::FLT_PORTS::SPORT.put(t.sport) | r::FLT_PORTS::DPORT.put(t.dport));
+  bus_.write32(r::FLT_META::kAddr, r::FLT_META::PROTO.put(t.proto) | r::FLT_META::IPV6.put(t.family == 6));
   bus_.write32(r::FLT_CMD::kAddr, r::FLT_CMD::OP.put(uint32_t(r::FilterOp::kLookup)));
   uint32_t st = wait_done(r::FLT_STATUS::kAddr, r::FLT_STATUS::DONE.mask(), "filter lookup");
   if (r::FLT_STATUS::ERR.get(st) != uint32_t(r::FilterErr::kOk)) return std::nullopt;
@@ -365,8 +352,7 @@ void EngineDriver::check_errors() {
   const uint32_t err = bus_.read32(r::ERR_STATUS::kAddr);
   if (!r::ERR_STATUS::CMD_BUSY.get(err)) return;
   bus_.write32(r::ERR_STATUS::kAddr, r::ERR_STATUS::CMD_BUSY.mask());
-  throw bus::DeviceError(
-      bus_.describe() + ": a command was ignored because its block was busy (ERR_STATUS.CMD_BUSY)");
+  throw bus::DeviceError(bus_.describe() + ": a command was ignored because its block was busy (ERR_STATUS.CMD_BUSY)");
 }
 
 uint64_t EngineDriver::steer_calls() { return counter(uint32_t(r::Counter::kSteerCalls)); }
@@ -404,8 +390,8 @@ bool EngineDriver::rps_may_expire_flow(uint16_t rxq, uint32_t flow_id, uint16_t 
   bus_.write32(r::EXP_FLOW_ID::kAddr, flow_id);
   bus_.write32(r::EXP_FILTER_ID::kAddr, filter_id);
   bus_.write32(r::EXP_CMD::kAddr, r::EXP_CMD::GO.put(1));
-  return r::EXP_STATUS::MAY_EXPIRE.get(
-      wait_done(r::EXP_STATUS::kAddr, r::EXP_STATUS::DONE.mask(), "rps_may_expire_flow"));
+  return r::EXP_STATUS::MAY_EXPIRE.get(wait_done(r::EXP_STATUS::kAddr, r::EXP_STATUS::DONE.mask(),
+                                                 "rps_may_expire_flow"));
 }
 
 engine::FilterErr EngineDriver::filter_delete(uint32_t id) {

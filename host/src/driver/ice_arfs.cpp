@@ -65,8 +65,7 @@ void IceArfs::free_slot(uint32_t idx) {
 
 bool IceArfs::tuple_eq(const ArfsEntry& e, const FlowTuple& fk) const {
   const FlowTuple& t = e.fltr_info.tuple;
-  bool v4 =
-      e.fltr_info.flow_type == FlowType::kIpv4Tcp || e.fltr_info.flow_type == FlowType::kIpv4Udp;
+  bool v4 = e.fltr_info.flow_type == FlowType::kIpv4Tcp || e.fltr_info.flow_type == FlowType::kIpv4Udp;
   if (v4) {
     return fk.family == 4 && t.sport == fk.sport && t.dport == fk.dport &&
            std::memcmp(t.src.data(), fk.src.data(), 4) == 0 &&
@@ -78,22 +77,21 @@ bool IceArfs::tuple_eq(const ArfsEntry& e, const FlowTuple& fk) const {
 }
 
 int IceArfs::ice_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_idx, uint32_t flow_id) {
-  ++counters_.steer_c;                             // spec 7.9.2: every call, whatever it returns
-  if (!active_) return -ENODEV;                    // R1
-  if (skb.encapsulation) return -EPROTONOSUPPORT;  // R2
+  ++counters_.steer_c;  // spec 7.9.2: every call, whatever it returns
+  if (!active_) return -ENODEV;                                     // R1
+  if (skb.encapsulation) return -EPROTONOSUPPORT;                   // R2
   const FlowTuple& fk = skb.tuple;
-  if (!skb.dissect_ok) return -EPROTONOSUPPORT;                      // R3
-  if (fk.family == 4 && skb.ipv4_fragment) return -EPROTONOSUPPORT;  // R4
+  if (!skb.dissect_ok) return -EPROTONOSUPPORT;                     // R3
+  if (fk.family == 4 && skb.ipv4_fragment) return -EPROTONOSUPPORT; // R4
   if (fk.family != 4 && fk.family != 6) return -EPROTONOSUPPORT;
   if (fk.proto != kIpProtoTcp && fk.proto != kIpProtoUdp) return -EPROTONOSUPPORT;  // R5
-  FlowType type = fk.family == 4
-                      ? (fk.proto == kIpProtoTcp ? FlowType::kIpv4Tcp : FlowType::kIpv4Udp)
-                      : (fk.proto == kIpProtoTcp ? FlowType::kIpv6Tcp : FlowType::kIpv6Udp);
+  FlowType type = fk.family == 4 ? (fk.proto == kIpProtoTcp ? FlowType::kIpv4Tcp : FlowType::kIpv4Udp)
+                                 : (fk.proto == kIpProtoTcp ? FlowType::kIpv6Tcp : FlowType::kIpv6Udp);
   if (perfect_bitmap_present_ && !(perfect_bits_ & (1u << static_cast<int>(type))))
-    return -EOPNOTSUPP;                         // R6
-  uint32_t idx = skb.hash & ICE_ARFS_LST_MASK;  // R7
+    return -EOPNOTSUPP;                                             // R6
+  uint32_t idx = skb.hash & ICE_ARFS_LST_MASK;                      // R7
   auto& bucket = buckets_[idx];
-  for (const BucketSlot& s : bucket) {  // R9
+  for (const BucketSlot& s : bucket) {                              // R9
     ++counters_.steer_l;
     if (s.flow_id != flow_id) continue;
     ArfsEntry& e = pool_[s.entry];
@@ -106,7 +104,7 @@ int IceArfs::ice_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_idx, uint32_
     schedule();
     return ret;
   }
-  if (fail_entry_allocs_ > 0) {  // R10
+  if (fail_entry_allocs_ > 0) {                                     // R10
     --fail_entry_allocs_;
     return -ENOMEM;
   }
@@ -138,7 +136,7 @@ bool IceArfs::udp_timed_out(const ArfsEntry& e, uint64_t now_ms) const {
 
 SyncResult IceArfs::ice_sync_arfs_fltrs(uint64_t now_ms, kernel::RpsMayExpireFlow& k) {
   SyncResult res;
-  if (!active_) return res;                  // Y1
+  if (!active_) return res;  // Y1
   std::vector<uint32_t> add_list, del_list;  // head insertion: processed newest first
   // Y2 asks rps_may_expire_flow about each ACTIVE entry in walk order. Neither the kernel
   // state nor an entry before its own visit changes during the walk, so a first pass reads

@@ -92,7 +92,7 @@ int EngineModel::steer_filter(const kernel::Skb& skb, uint16_t rxq_index, uint32
     case FilterErr::kIdInUse:
       return -EADDRINUSE;  // the id aliases a live filter (case 30)
     default:
-      return -EIO;  // EXISTS cannot follow a lookup miss
+      return -EIO;         // EXISTS cannot follow a lookup miss
   }
   ++counters_.steer_adds;
   events_.push_back({EventType::kInsert, uint32_t(id), t, rxq_index, flow_id, skb.hash});
@@ -102,7 +102,7 @@ int EngineModel::steer_filter(const kernel::Skb& skb, uint16_t rxq_index, uint32
 
 OutputRecord EngineModel::packet(const uint8_t* frame, size_t len) {
   nic::ParsedFrame p = nic::parse_frame(frame, len);  // 1. parse
-  return steer(p, rss_.hash(p));                      // 2. hash (0 = none)
+  return steer(p, rss_.hash(p));                        // 2. hash (0 = none)
 }
 
 OutputRecord EngineModel::steer(const nic::ParsedFrame& p, uint32_t hash) {
@@ -113,7 +113,7 @@ OutputRecord EngineModel::steer(const nic::ParsedFrame& p, uint32_t hash) {
   r.hash = hash;
   r.hash_valid = r.hash != 0;
   if (r.hash_valid) ++counters_.pkts_hashed;
-  std::optional<FilterHit> hit;  // 3. filter, else LUT
+  std::optional<FilterHit> hit;                         // 3. filter, else LUT
   if (p.is_ip() && filter_lookup_) hit = filters_.lookup(p.tuple);
   if (hit) {
     r.filter_hit = true;
@@ -123,7 +123,7 @@ OutputRecord EngineModel::steer(const nic::ParsedFrame& p, uint32_t hash) {
   } else {
     r.queue = rss_.queue(r.hash);
   }
-  kernel::Skb skb;  // 4-5. get_rps_cpu, enqueue
+  kernel::Skb skb;                                      // 4-5. get_rps_cpu, enqueue
   skb.hash = r.hash;
   skb.rx_queue = r.queue;
   skb.tuple = p.tuple;

@@ -60,8 +60,8 @@ void EngineRegisterFile::reset() {
     if (reg.access == r::Access::kRW)
       for (uint32_t i = 0; i < reg.count; ++i) store_[(reg.addr + i * reg.stride) >> 2] = reg.reset;
   // LUT_CFG resets to the implemented LUT size (the map's reset value is the largest).
-  store_[r::LUT_CFG::kAddr >> 2] = r::LUT_CFG::LOG2.put(
-      std::min<uint32_t>(r::LUT_CFG::LOG2.get(r::LUT_CFG::kReset), caps.lut_log2));
+  store_[r::LUT_CFG::kAddr >> 2] = r::LUT_CFG::LOG2.put(std::min<uint32_t>(
+      r::LUT_CFG::LOG2.get(r::LUT_CFG::kReset), caps.lut_log2));
   // Reset state: the model follows the registers' reset values.
   model_.set_nr_cpu_ids(r::NR_CPU_IDS::kReset);
   model_.set_num_rx_queues(r::NUM_RX_QUEUES::kReset);
@@ -93,36 +93,22 @@ uint64_t EngineRegisterFile::counter(uint32_t i) const {
   const EngineCounters& c = model_.counters();
   using C = r::Counter;
   switch (C(i)) {
-    case C::kPkts:
-      return c.pkts;
-    case C::kPktsHashed:
-      return c.pkts_hashed;
-    case C::kFltHits:
-      return c.flt_hits;
-    case C::kRfsCpu:
-      return c.rfs_cpu;
-    case C::kSteerCalls:
-      return c.steer_calls;
-    case C::kSteerAdds:
-      return c.steer_adds;
-    case C::kSteerRetargets:
-      return c.steer_retargets;
-    case C::kGateSkips:
-      return c.gate_skips;
-    case C::kDriverErrors:
-      return c.driver_errors;
-    case C::kFltDeletes:
-      return c.flt_deletes;
-    case C::kEvents:
-      return c.events;
-    case C::kEvtRefusals:
-      return c.event_fifo_refusals;
-    default:
-      break;  // rtl_only counters: properties of the RTL's pipeline, not of the contract
+    case C::kPkts: return c.pkts;
+    case C::kPktsHashed: return c.pkts_hashed;
+    case C::kFltHits: return c.flt_hits;
+    case C::kRfsCpu: return c.rfs_cpu;
+    case C::kSteerCalls: return c.steer_calls;
+    case C::kSteerAdds: return c.steer_adds;
+    case C::kSteerRetargets: return c.steer_retargets;
+    case C::kGateSkips: return c.gate_skips;
+    case C::kDriverErrors: return c.driver_errors;
+    case C::kFltDeletes: return c.flt_deletes;
+    case C::kEvents: return c.events;
+    case C::kEvtRefusals: return c.event_fifo_refusals;
+    default: break;  // rtl_only counters: properties of the RTL's pipeline, not of the contract
   }
   uint32_t k = i - uint32_t(C::kParseClass0);
-  if (i >= uint32_t(C::kParseClass0) && k < uint32_t(nic::kParseClassCount))
-    return c.parse_class[k];
+  if (i >= uint32_t(C::kParseClass0) && k < uint32_t(nic::kParseClassCount)) return c.parse_class[k];
   return 0;
 }
 
@@ -154,9 +140,9 @@ uint32_t EngineRegisterFile::read_reg(const Decoded& d) {
     return r::CAPS0::LUT_LOG2.put(caps_.lut_log2) | r::CAPS0::CPU_LOG2.put(caps_.cpu_log2) |
            r::CAPS0::QUEUE_LOG2.put(caps_.queue_log2) | r::CAPS0::SLOT_LOG2.put(caps_.slot_log2);
   if (a == r::CAPS1::kAddr)
-    return r::CAPS1::FLT_BUCKET_BITS.put(caps_.flt_bucket_bits) |
-           r::CAPS1::FLT_WAYS.put(caps_.flt_ways) | r::CAPS1::FLT_ID_WIDTH.put(caps_.flt_id_width) |
-           r::CAPS1::SOCK_LOG2.put(caps_.sock_log2) | r::CAPS1::EVT_LOG2.put(caps_.evt_log2);
+    return r::CAPS1::FLT_BUCKET_BITS.put(caps_.flt_bucket_bits) | r::CAPS1::FLT_WAYS.put(caps_.flt_ways) |
+           r::CAPS1::FLT_ID_WIDTH.put(caps_.flt_id_width) | r::CAPS1::SOCK_LOG2.put(caps_.sock_log2) |
+           r::CAPS1::EVT_LOG2.put(caps_.evt_log2);
   if (a == r::STATUS::kAddr) return 0;
   if (a == r::ERR_STATUS::kAddr) {
     if (model_.counters().event_fifo_refusals != refusals_seen_) {
@@ -181,14 +167,12 @@ uint32_t EngineRegisterFile::read_reg(const Decoded& d) {
   }
   if (const FilterEvent* e = model_.peek_event()) {
     if (a == r::EVT_INFO::kAddr)
-      return r::EVT_INFO::TYPE.put(uint32_t(e->type)) |
-             r::EVT_INFO::IPV6.put(e->tuple.family == 6) | r::EVT_INFO::PROTO.put(e->tuple.proto);
-    if (a == r::EVT_FILTER::kAddr)
-      return r::EVT_FILTER::ID.put(e->id) | r::EVT_FILTER::QUEUE.put(e->queue);
+      return r::EVT_INFO::TYPE.put(uint32_t(e->type)) | r::EVT_INFO::IPV6.put(e->tuple.family == 6) |
+             r::EVT_INFO::PROTO.put(e->tuple.proto);
+    if (a == r::EVT_FILTER::kAddr) return r::EVT_FILTER::ID.put(e->id) | r::EVT_FILTER::QUEUE.put(e->queue);
     if (a == r::EVT_FLOW_ID::kAddr) return e->flow_id;
     if (a == r::EVT_HASH::kAddr) return e->hash;
-    if (a == r::EVT_PORTS::kAddr)
-      return r::EVT_PORTS::SPORT.put(e->tuple.sport) | r::EVT_PORTS::DPORT.put(e->tuple.dport);
+    if (a == r::EVT_PORTS::kAddr) return r::EVT_PORTS::SPORT.put(e->tuple.sport) | r::EVT_PORTS::DPORT.put(e->tuple.dport);
     if (a == r::EVT_SRC::kAddr) return be_word(&e->tuple.src[d.index * 4]);
     if (a == r::EVT_DST::kAddr) return be_word(&e->tuple.dst[d.index * 4]);
   } else if (a >= r::EVT_INFO::kAddr && a <= r::EVT_DST::kAddr) {
@@ -231,12 +215,10 @@ AxiResp EngineRegisterFile::write(uint32_t offset, uint32_t value, uint8_t strb)
 
 void EngineRegisterFile::apply_ctrl(uint32_t v) {
   enabled_ = r::CTRL::ENABLE.get(v);
-  model_.set_variant(r::CTRL::PATCHED.get(v) ? kernel::Variant::kPatched
-                                             : kernel::Variant::kOriginal);
+  model_.set_variant(r::CTRL::PATCHED.get(v) ? kernel::Variant::kPatched : kernel::Variant::kOriginal);
   model_.set_ntuple(r::CTRL::NTUPLE.get(v));
   model_.set_rx_cpu_rmap(r::CTRL::RMAP.get(v));
-  model_.set_slot_mode(r::CTRL::SLOT_MASK.get(v) ? kernel::SlotMode::kMask
-                                                 : kernel::SlotMode::kLog);
+  model_.set_slot_mode(r::CTRL::SLOT_MASK.get(v) ? kernel::SlotMode::kMask : kernel::SlotMode::kLog);
   model_.set_rps_needed(r::CTRL::RPS.get(v));
   model_.set_filter_lookup(r::CTRL::FLT_LOOKUP.get(v));
 }
@@ -249,8 +231,7 @@ void EngineRegisterFile::apply_lut_cfg() {
 void EngineRegisterFile::apply_rps_map(uint32_t q) {
   uint32_t v = store_[r::RPS_MAP::addr(q) >> 2];
   uint32_t len = r::RPS_MAP::LEN.get(v), base = r::RPS_MAP::BASE.get(v);
-  model_.set_rps_map(
-      q, std::vector<uint16_t>(rps_pool_.begin() + base, rps_pool_.begin() + base + len));
+  model_.set_rps_map(q, std::vector<uint16_t>(rps_pool_.begin() + base, rps_pool_.begin() + base + len));
 }
 
 bool EngineRegisterFile::write_reg(const Decoded& d, uint32_t v) {
@@ -320,10 +301,8 @@ bool EngineRegisterFile::write_reg(const Decoded& d, uint32_t v) {
     } else if (op == uint32_t(Op::kDelete)) {
       err = model_.filter_delete(id);
     } else if (op == uint32_t(Op::kLookup)) {
-      if (auto h = model_.filter_lookup(flt_key()))
-        result(*h);
-      else
-        err = FilterErr::kNotFound;
+      if (auto h = model_.filter_lookup(flt_key())) result(*h);
+      else err = FilterErr::kNotFound;
     } else if (op == uint32_t(Op::kClear)) {
       model_.filter_clear();
     } else {

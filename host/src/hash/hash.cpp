@@ -27,42 +27,23 @@ inline void put_be16(uint8_t* p, uint16_t v) {
 
 // lookup3 final mix (spec 6.2).
 inline void final3(uint32_t& a, uint32_t& b, uint32_t& c) {
-  c ^= b;
-  c -= rol32(b, 14);
-  a ^= c;
-  a -= rol32(c, 11);
-  b ^= a;
-  b -= rol32(a, 25);
-  c ^= b;
-  c -= rol32(b, 16);
-  a ^= c;
-  a -= rol32(c, 4);
-  b ^= a;
-  b -= rol32(a, 14);
-  c ^= b;
-  c -= rol32(b, 24);
+  c ^= b; c -= rol32(b, 14);
+  a ^= c; a -= rol32(c, 11);
+  b ^= a; b -= rol32(a, 25);
+  c ^= b; c -= rol32(b, 16);
+  a ^= c; a -= rol32(c, 4);
+  b ^= a; b -= rol32(a, 14);
+  c ^= b; c -= rol32(b, 24);
 }
 
 // lookup3 block mix, used by jhash2 for every 3-word block but the last.
 inline void mix3(uint32_t& a, uint32_t& b, uint32_t& c) {
-  a -= c;
-  a ^= rol32(c, 4);
-  c += b;
-  b -= a;
-  b ^= rol32(a, 6);
-  a += c;
-  c -= b;
-  c ^= rol32(b, 8);
-  b += a;
-  a -= c;
-  a ^= rol32(c, 16);
-  c += b;
-  b -= a;
-  b ^= rol32(a, 19);
-  a += c;
-  c -= b;
-  c ^= rol32(b, 4);
-  b += a;
+  a -= c; a ^= rol32(c, 4);  c += b;
+  b -= a; b ^= rol32(a, 6);  a += c;
+  c -= b; c ^= rol32(b, 8);  b += a;
+  a -= c; a ^= rol32(c, 16); c += b;
+  b -= a; b ^= rol32(a, 19); a += c;
+  c -= b; c ^= rol32(b, 4);  b += a;
 }
 
 constexpr uint32_t kJhashInitval = 0xDEADBEEFu;  // spec 6.2 JHASH_INITVAL
@@ -79,10 +60,10 @@ uint32_t final_words(uint32_t a, uint32_t b, uint32_t c, uint32_t s) {
 }  // namespace
 
 const RssKey& microsoft_key() {
-  static const RssKey key = {0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67,
-                             0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb,
-                             0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30,
-                             0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa};
+  static const RssKey key = {
+      0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
+      0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3,
+      0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa};
   return key;
 }
 
@@ -171,12 +152,8 @@ uint32_t jhash2(const uint32_t* k, size_t length, uint32_t initval) {
     k += 3;
   }
   switch (length) {
-    case 3:
-      c += k[2];
-      [[fallthrough]];
-    case 2:
-      b += k[1];
-      [[fallthrough]];
+    case 3: c += k[2]; [[fallthrough]];
+    case 2: b += k[1]; [[fallthrough]];
     case 1:
       a += k[0];
       final3(a, b, c);
@@ -192,33 +169,15 @@ uint32_t jhash_3words_lookup2(uint32_t a, uint32_t b, uint32_t c, uint32_t initv
   a += kGoldenRatio;
   b += kGoldenRatio;
   c += initval;
-  a -= b;
-  a -= c;
-  a ^= c >> 13;
-  b -= c;
-  b -= a;
-  b ^= a << 8;
-  c -= a;
-  c -= b;
-  c ^= b >> 13;
-  a -= b;
-  a -= c;
-  a ^= c >> 12;
-  b -= c;
-  b -= a;
-  b ^= a << 16;
-  c -= a;
-  c -= b;
-  c ^= b >> 5;
-  a -= b;
-  a -= c;
-  a ^= c >> 3;
-  b -= c;
-  b -= a;
-  b ^= a << 10;
-  c -= a;
-  c -= b;
-  c ^= b >> 15;
+  a -= b; a -= c; a ^= c >> 13;
+  b -= c; b -= a; b ^= a << 8;
+  c -= a; c -= b; c ^= b >> 13;
+  a -= b; a -= c; a ^= c >> 12;
+  b -= c; b -= a; b ^= a << 16;
+  c -= a; c -= b; c ^= b >> 5;
+  a -= b; a -= c; a ^= c >> 3;
+  b -= c; b -= a; b ^= a << 10;
+  c -= a; c -= b; c ^= b >> 15;
   return c;
 }
 

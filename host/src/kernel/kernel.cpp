@@ -71,13 +71,13 @@ int Kernel::store_rps_flow_cnt(uint32_t rxq, uint64_t count) {
   }
   uint64_t size = roundup_pow_of_two(count);
   if (size - 1 > 0xFFFFFFFFull) return -EINVAL;  // spec 1.1: mask must fit 32 bits
-  if (size > kModelMaxFlowCnt) return -ENOMEM;   // model limit, documented in rps.h
+  if (size > kModelMaxFlowCnt) return -ENOMEM;    // model limit, documented in rps.h
   auto t = std::make_unique<rps_dev_flow_table>();
   uint8_t log = 0;
   while ((uint64_t(1) << log) < size) ++log;
   t->log = log;
   t->flows.assign(size, rps_dev_flow{});  // cpu = NO_CPU, filter = NO_FILTER (spec 1.1)
-  tables_[rxq] = std::move(t);            // old table freed: no state carried over
+  tables_[rxq] = std::move(t);             // old table freed: no state carried over
   return 0;
 }
 
@@ -179,7 +179,7 @@ RflowRef Kernel::set_rps_cpu(const Skb& skb, RflowRef r, uint32_t next_cpu, RxDe
   rps_dev_flow* rflow = slot(r);
   if (next_cpu >= cfg_.nr_cpu_ids) {  // S1
     d.path = SetRpsCpuPath::kInvalidCpu;
-    rflow->cpu = uint16_t(next_cpu);  // S9 only
+    rflow->cpu = uint16_t(next_cpu);   // S9 only
     return r;
   }
   [&] {
@@ -248,13 +248,13 @@ int Kernel::get_rps_cpu(const Skb& skb, RxDecision& d) {
   if (!ft && map.empty()) return -1;
   uint32_t h = skb.hash;  // G4
   if (h == 0) return -1;
-  if (ft && sock_) {                                          // G5
-    uint32_t ident = sock_->ents[h & sock_->mask];            // G5a
-    if (((ident ^ h) & ~rps_cpu_mask_) == 0) {                // G5b
-      uint32_t next_cpu = ident & rps_cpu_mask_;              // G5c
-      RflowRef r{int32_t(rxq), ft->slot(h, cfg_.slot_mode)};  // G5d
+  if (ft && sock_) {  // G5
+    uint32_t ident = sock_->ents[h & sock_->mask];           // G5a
+    if (((ident ^ h) & ~rps_cpu_mask_) == 0) {               // G5b
+      uint32_t next_cpu = ident & rps_cpu_mask_;             // G5c
+      RflowRef r{int32_t(rxq), ft->slot(h, cfg_.slot_mode)}; // G5d
       uint32_t tcpu = ft->flows[r.slot].cpu;
-      if (tcpu != next_cpu) {  // G5e
+      if (tcpu != next_cpu) {                                // G5e
         const rps_dev_flow& f = ft->flows[r.slot];
         if (tcpu >= cfg_.nr_cpu_ids || !online_[tcpu] ||
             static_cast<int32_t>(head_[tcpu] - f.last_qtail) >= 0) {
@@ -262,7 +262,7 @@ int Kernel::get_rps_cpu(const Skb& skb, RxDecision& d) {
           r = set_rps_cpu(skb, r, next_cpu, d);
         }
       }
-      if (tcpu < cfg_.nr_cpu_ids && online_[tcpu]) {  // G5f
+      if (tcpu < cfg_.nr_cpu_ids && online_[tcpu]) {         // G5f
         d.rflow = r;
         return int(tcpu);
       }
@@ -290,10 +290,8 @@ void Kernel::enqueue_to_backlog(uint32_t cpu, RxDecision& d) {
 RxDecision Kernel::netif_receive_skb(const Skb& skb) {
   RxDecision d;
   d.cpu = rps_needed_ ? get_rps_cpu(skb, d) : -1;
-  if (d.cpu >= 0)
-    enqueue_to_backlog(uint32_t(d.cpu), d);
-  else
-    d.rflow = RflowRef{};
+  if (d.cpu >= 0) enqueue_to_backlog(uint32_t(d.cpu), d);
+  else d.rflow = RflowRef{};
   return d;
 }
 

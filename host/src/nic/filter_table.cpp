@@ -18,18 +18,12 @@ bool valid_tuple(const FlowTuple& t) {
 
 const char* filter_status_name(FilterStatus s) {
   switch (s) {
-    case FilterStatus::kInserted:
-      return "inserted";
-    case FilterStatus::kRetargeted:
-      return "retargeted";
-    case FilterStatus::kRemoved:
-      return "removed";
-    case FilterStatus::kNotFound:
-      return "not-found";
-    case FilterStatus::kFull:
-      return "full";
-    case FilterStatus::kInvalid:
-      return "invalid";
+    case FilterStatus::kInserted: return "inserted";
+    case FilterStatus::kRetargeted: return "retargeted";
+    case FilterStatus::kRemoved: return "removed";
+    case FilterStatus::kNotFound: return "not-found";
+    case FilterStatus::kFull: return "full";
+    case FilterStatus::kInvalid: return "invalid";
   }
   return "unknown";
 }

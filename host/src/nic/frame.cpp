@@ -18,8 +18,7 @@ void put32(std::vector<uint8_t>& b, uint32_t v) {
 }  // namespace
 
 std::vector<uint8_t> build_frame(const FlowTuple& t, const FrameOptions& o) {
-  if (t.family != 4 && t.family != 6)
-    throw std::invalid_argument("build_frame: family must be 4 or 6");
+  if (t.family != 4 && t.family != 6) throw std::invalid_argument("build_frame: family must be 4 or 6");
   if (o.vlan_tags > 2) throw std::invalid_argument("build_frame: at most 2 VLAN tags");
   std::vector<uint8_t> b = {0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02};  // dst, src MAC
   if (o.vlan_tags == 2) {
@@ -30,7 +29,8 @@ std::vector<uint8_t> build_frame(const FlowTuple& t, const FrameOptions& o) {
     put16(b, 0x8100);
     put16(b, o.vlan_tci);
   }
-  const bool first_fragment_or_whole = !(t.family == 4 && o.ipv4_frag_offset != 0);
+  const bool first_fragment_or_whole =
+      !(t.family == 4 && o.ipv4_frag_offset != 0);
   size_t l4_len = 0;
   if (first_fragment_or_whole && t.proto == kIpProtoTcp) l4_len = 20;
   if (first_fragment_or_whole && t.proto == kIpProtoUdp) l4_len = 8;
@@ -77,10 +77,10 @@ std::vector<uint8_t> build_frame(const FlowTuple& t, const FrameOptions& o) {
   if (l4_len == 20) {
     put16(b, t.sport);
     put16(b, t.dport);
-    put32(b, 1);        // seq
-    put32(b, 0);        // ack
-    b.push_back(0x50);  // data offset 5
-    b.push_back(0x18);  // PSH|ACK
+    put32(b, 1);           // seq
+    put32(b, 0);           // ack
+    b.push_back(0x50);     // data offset 5
+    b.push_back(0x18);     // PSH|ACK
     put16(b, 65535);
     put16(b, 0);
     put16(b, 0);

@@ -5,7 +5,9 @@ namespace flowsteer::nic {
 Nic::Nic(uint16_t num_queues, HashMode mode, size_t lut_size, size_t filter_capacity)
     : rss_(num_queues, mode, lut_size), filters_(filter_capacity) {}
 
-RxResult Nic::receive(const uint8_t* frame, size_t len) { return steer(parse_frame(frame, len)); }
+RxResult Nic::receive(const uint8_t* frame, size_t len) {
+  return steer(parse_frame(frame, len));
+}
 
 RxResult Nic::steer(const ParsedFrame& parsed) {
   RxResult r;

@@ -38,12 +38,9 @@ size_t build_input(const FlowTuple& t, bool with_ports, bool symxor, uint8_t* bu
 
 const char* hash_mode_name(HashMode m) {
   switch (m) {
-    case HashMode::kToeplitz:
-      return "toeplitz";
-    case HashMode::kToeplitzSymXor:
-      return "toeplitz-symxor";
-    case HashMode::kJhashSym:
-      return "jhash-sym";
+    case HashMode::kToeplitz: return "toeplitz";
+    case HashMode::kToeplitzSymXor: return "toeplitz-symxor";
+    case HashMode::kJhashSym: return "jhash-sym";
   }
   return "invalid";
 }

@@ -58,8 +58,7 @@ class SyntheticTraffic : public Traffic {
       t.dport = uint16_t(1024 + (b >> 16) % 64000);
       Flow& f = flows_[i];
       f.app_cpu = uint16_t(rng() % cpus);
-      f.period =
-          uint16_t(std::max<uint32_t>(1, w.pkt_interval_ms / 2 + rng() % (w.pkt_interval_ms + 1)));
+      f.period = uint16_t(std::max<uint32_t>(1, w.pkt_interval_ms / 2 + rng() % (w.pkt_interval_ms + 1)));
       wheel_[rng() % f.period].push_back(i);
       if (w.udp_percent && rng() % 100 < w.udp_percent) t.proto = kIpProtoUdp;
       f.frame = nic::build_frame(t);
@@ -74,9 +73,7 @@ class SyntheticTraffic : public Traffic {
     }
     bucket.clear();
   }
-  uint64_t next_after(uint64_t now) const override {
-    return now + 1 < traffic_end_ ? now + 1 : UINT64_MAX;
-  }
+  uint64_t next_after(uint64_t now) const override { return now + 1 < traffic_end_ ? now + 1 : UINT64_MAX; }
   uint64_t end_ms() const override { return end_; }
   const std::vector<uint8_t>& frame(uint32_t i) const override { return flows_[i].frame; }
   uint32_t app_cpu(uint32_t i) const override { return flows_[i].app_cpu; }
@@ -102,18 +99,15 @@ class PcapTraffic : public Traffic {
     for_each_pcap_frame(path, [&](const PcapFrame& f) {
       uint64_t ms = f.ms;
       if (frames_.empty()) first = ms;
-      ms = ms >= first ? ms - first : 0;  // out-of-order stamps join the first ms
+      ms = ms >= first ? ms - first : 0;           // out-of-order stamps join the first ms
       if (!ms_.empty()) ms = std::max(ms, ms_.back());
       nic::ParsedFrame p = nic::parse_frame(f.data, f.caplen);
       uint32_t cpu = 0;
-      if (p.is_ip())
-        cpu = conns.emplace(connection_key(p.tuple), uint32_t(conns.size())).first->second % cpus;
+      if (p.is_ip()) cpu = conns.emplace(connection_key(p.tuple), uint32_t(conns.size())).first->second % cpus;
       // zero captured bytes: malformed, never fatal; one zero byte (a stream cannot carry
       // an empty frame) parses as truncated on every backend, as in `flowsteer replay`
-      if (f.caplen)
-        frames_.emplace_back(f.data, f.data + f.caplen);
-      else
-        frames_.emplace_back(1, uint8_t(0));
+      if (f.caplen) frames_.emplace_back(f.data, f.data + f.caplen);
+      else frames_.emplace_back(1, uint8_t(0));
       ms_.push_back(ms);
       cpu_.push_back(cpu);
     });
@@ -138,10 +132,9 @@ class PcapTraffic : public Traffic {
 
 // The knobs as the kernel's files name them: sysctl, then per queue, then per CPU.
 std::vector<std::pair<std::string, std::string>> read_knobs(driver::EngineDriver& drv,
-                                                            const driver::ArfsRuntime& rt) {
+                                                           const driver::ArfsRuntime& rt) {
   std::vector<std::pair<std::string, std::string>> k;
-  k.emplace_back("/proc/sys/net/core/rps_sock_flow_entries",
-                 std::to_string(drv.rps_sock_flow_entries()));
+  k.emplace_back("/proc/sys/net/core/rps_sock_flow_entries", std::to_string(drv.rps_sock_flow_entries()));
   k.emplace_back("ethtool -k: ntuple-filters", rt.ice_is_arfs_active() ? "on" : "off");
   for (uint32_t q = 0; q < drv.num_rx_queues(); ++q) {
     const std::string dir = "/sys/class/net/<dev>/queues/rx-" + std::to_string(q);
@@ -161,8 +154,7 @@ std::vector<std::pair<std::string, std::string>> read_knobs(driver::EngineDriver
     k.emplace_back(dir + "/rps_cpus", hex);
   }
   for (uint32_t c = 0; c < drv.nr_cpu_ids(); ++c) {
-    k.emplace_back("/sys/devices/system/cpu/cpu" + std::to_string(c) + "/online",
-                   rt.cpu_online(c) ? "1" : "0");
+    k.emplace_back("/sys/devices/system/cpu/cpu" + std::to_string(c) + "/online", rt.cpu_online(c) ? "1" : "0");
     k.emplace_back("rx_cpu_rmap cpu" + std::to_string(c), "rx-" + std::to_string(rt.rmap(c)));
   }
   return k;
@@ -170,34 +162,29 @@ std::vector<std::pair<std::string, std::string>> read_knobs(driver::EngineDriver
 
 }  // namespace
 
-DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& setup,
-                        const DeviceWorkload& w) {
+DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& setup, const DeviceWorkload& w) {
   const auto t0 = std::chrono::steady_clock::now();
   bus::RegisterBus& bus = port.bus();
   device::FramePort* fp = port.frames();
   std::unique_ptr<Traffic> traffic;  // read before touching the engine: a bad file changes nothing
   if (fp) {
-    if (!w.pcap.empty())
-      traffic = std::make_unique<PcapTraffic>(w.pcap, setup.nr_cpu_ids);
-    else
-      traffic = std::make_unique<SyntheticTraffic>(w, setup.nr_cpu_ids);
+    if (!w.pcap.empty()) traffic = std::make_unique<PcapTraffic>(w.pcap, setup.nr_cpu_ids);
+    else traffic = std::make_unique<SyntheticTraffic>(w, setup.nr_cpu_ids);
   }
   if (w.service_period_ms == 0) throw std::invalid_argument("service period must be at least 1 ms");
   for (const auto& c : w.changes) {  // files that do not exist, before touching the engine
     if (c.kind == KnobChange::Kind::kCpuOnline && c.index >= setup.nr_cpu_ids)
-      throw driver::KnobError(-ENOENT, "cpu" + std::to_string(c.index) +
-                                           " has no online file: nr_cpu_ids is " +
+      throw driver::KnobError(-ENOENT, "cpu" + std::to_string(c.index) + " has no online file: nr_cpu_ids is " +
                                            std::to_string(setup.nr_cpu_ids) + " (-ENOENT)");
     if ((c.kind == KnobChange::Kind::kRpsFlowCnt || c.kind == KnobChange::Kind::kRpsCpus) &&
         c.index >= setup.num_rx_queues)
-      throw driver::KnobError(
-          -ENOENT, "rx-" + std::to_string(c.index) + " has no such file: the device has " +
-                       std::to_string(setup.num_rx_queues) + " RX queues (-ENOENT)");
+      throw driver::KnobError(-ENOENT, "rx-" + std::to_string(c.index) + " has no such file: the device has " +
+                                           std::to_string(setup.num_rx_queues) + " RX queues (-ENOENT)");
   }
   driver::EngineDriver drv(bus);
   drv.configure(setup);
   driver::ArfsRuntime rt(drv);
-  rt.ice_rebuild_arfs();                                       // empty lists over an empty table
+  rt.ice_rebuild_arfs();                                          // empty lists over an empty table
   bus.write32(r::CNT_CLEAR::kAddr, r::CNT_CLEAR::ALL.put(1));  // counters of this run
   bool sched = false;
   rt.set_schedule_hook([&] { sched = true; });
@@ -265,8 +252,7 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
             rep.sock_writes += drv.rps_record_sock_flow(hash, app_cpu(cpu));
           break;
       }
-      if (c.kind != KnobChange::Kind::kEngineReset)
-        rt.take_events(now);  // (a reset engine: the next ms)
+      if (c.kind != KnobChange::Kind::kEngineReset) rt.take_events(now);  // (a reset engine: the next ms)
       snap.arfs_active = rt.ice_is_arfs_active();
       snap.runtime_entries = rt.num_entries();
       snap.filter_count = c.kind == KnobChange::Kind::kEngineReset ? 0 : drv.filter_count();
@@ -286,12 +272,10 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
     }
     rt.ice_check_reset();
     ++rep.engine_resets;
-    for (const auto& [hash, cpu] : recorded)
-      rep.sock_writes += drv.rps_record_sock_flow(hash, app_cpu(cpu));
+    for (const auto& [hash, cpu] : recorded) rep.sock_writes += drv.rps_record_sock_flow(hash, app_cpu(cpu));
   };
   auto next_change_ms = [&](uint64_t now) {
-    return next_change < w.changes.size() ? std::max(w.changes[next_change].at_ms, now + 1)
-                                          : UINT64_MAX;
+    return next_change < w.changes.size() ? std::max(w.changes[next_change].at_ms, now + 1) : UINT64_MAX;
   };
 
   if (fp) {
@@ -312,14 +296,13 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
         }
         fp->drain(recs);
         if (recs.size() != batch.size())
-          throw bus::DeviceError(rep.backend + ": " + std::to_string(recs.size()) +
-                                 " records for " + std::to_string(batch.size()) + " frames");
+          throw bus::DeviceError(rep.backend + ": " + std::to_string(recs.size()) + " records for " +
+                                    std::to_string(batch.size()) + " frames");
         rep.frames += batch.size();
         for (size_t i = 0; i < batch.size(); ++i) {
           const engine::OutputRecord& rec = recs[i];
           if (rec.queue < rep.queue_packets.size()) ++rep.queue_packets[rec.queue];
-          if (rec.cpu >= 0 && uint32_t(rec.cpu) < setup.nr_cpu_ids)
-            enqueued[uint32_t(rec.cpu)] = true;
+          if (rec.cpu >= 0 && uint32_t(rec.cpu) < setup.nr_cpu_ids) enqueued[uint32_t(rec.cpu)] = true;
           // recvmsg on the app's CPU records the skb hash the engine delivered (spec 1.1).
           if (rec.hash_valid) {
             const uint32_t own = traffic->app_cpu(batch[i]);
@@ -331,8 +314,7 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
       rt.take_events(now);
       for (uint32_t c = 0; c < setup.nr_cpu_ids; ++c)  // the backlogs that grew are processed
         if (enqueued[c]) {
-          if (rt.cpu_online(c))
-            drv.process_backlog(c);  // an offline CPU's head is frozen (spec 8 case 7)
+          if (rt.cpu_online(c)) drv.process_backlog(c);  // an offline CPU's head is frozen (spec 8 case 7)
           enqueued[c] = false;
         }
       service(now);
@@ -367,8 +349,7 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
   rep.engine_resets = rt.resets();
   rep.filter_count = drv.filter_count();
   rep.arfs_active = rt.ice_is_arfs_active();
-  for (int t = 0; t < driver::kFlowTypeCount; ++t)
-    rep.active_fltr_cnt[t] = rt.active_fltr_cnt(driver::FlowType(t));
+  for (int t = 0; t < driver::kFlowTypeCount; ++t) rep.active_fltr_cnt[t] = rt.active_fltr_cnt(driver::FlowType(t));
   for (const auto& e : rt.entries()) {
     FilterRow row;
     row.tuple = e.tuple;
@@ -389,8 +370,8 @@ DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& set
   return rep;
 }
 
-DeviceReport run_device(bus::RegisterBus& bus, const driver::EngineSetup& setup,
-                        const DeviceWorkload& w, const FrameSink& frames) {
+DeviceReport run_device(bus::RegisterBus& bus, const driver::EngineSetup& setup, const DeviceWorkload& w,
+                        const FrameSink& frames) {
   auto port = device::open_callback_port(bus, frames, frames ? "callback" : "registers");
   return run_device(*port, setup, w);
 }
@@ -402,16 +383,14 @@ std::string first_difference(const DeviceReport& a, const DeviceReport& b) {
   if (a.frames != b.frames) return num("frames", a.frames, b.frames);
   for (size_t i = 0; i < std::min(a.counters.size(), b.counters.size()); ++i) {
     if (r::counter_rtl_only(uint32_t(i))) continue;  // the RTL's own
-    if (a.counters[i] != b.counters[i])
-      return num("CNT_" + counter_name(uint32_t(i)), a.counters[i], b.counters[i]);
+    if (a.counters[i] != b.counters[i]) return num("CNT_" + counter_name(uint32_t(i)), a.counters[i], b.counters[i]);
   }
   const auto &x = a.runtime, &y = b.runtime;
   if (x.steer_c != y.steer_c) return num("runtime Steer-C", x.steer_c, y.steer_c);
   if (x.add != y.add) return num("runtime Add", x.add, y.add);
   if (x.del != y.del) return num("runtime Del", x.del, y.del);
   if (a.syncs != b.syncs) return num("syncs", a.syncs, b.syncs);
-  if (a.engine_resets != b.engine_resets)
-    return num("engine resets", a.engine_resets, b.engine_resets);
+  if (a.engine_resets != b.engine_resets) return num("engine resets", a.engine_resets, b.engine_resets);
   for (size_t q = 0; q < std::min(a.queue_packets.size(), b.queue_packets.size()); ++q)
     if (a.queue_packets[q] != b.queue_packets[q])
       return num("frames of rx-" + std::to_string(q), a.queue_packets[q], b.queue_packets[q]);
@@ -420,17 +399,14 @@ std::string first_difference(const DeviceReport& a, const DeviceReport& b) {
       return num("frames enqueued on cpu" + std::to_string(c), a.cpu_packets[c], b.cpu_packets[c]);
   if (a.filter_count != b.filter_count) return num("FLT_COUNT", a.filter_count, b.filter_count);
   for (size_t i = 0; i < std::min(a.filters.size(), b.filters.size()); ++i)
-    if (!(a.filters[i] == b.filters[i]))
-      return "filter row " + std::to_string(i) + " (" + to_string(a.filters[i].tuple) + ")";
-  if (a.filters.size() != b.filters.size())
-    return num("filter rows", a.filters.size(), b.filters.size());
+    if (!(a.filters[i] == b.filters[i])) return "filter row " + std::to_string(i) + " (" + to_string(a.filters[i].tuple) + ")";
+  if (a.filters.size() != b.filters.size()) return num("filter rows", a.filters.size(), b.filters.size());
   if (a.sock_writes != b.sock_writes) return num("sock-table stores", a.sock_writes, b.sock_writes);
   for (int t = 0; t < driver::kFlowTypeCount; ++t)
     if (a.active_fltr_cnt[t] != b.active_fltr_cnt[t])
       return num(std::string("active ") + driver::flow_type_name(driver::FlowType(t)) + " filters",
                  uint64_t(a.active_fltr_cnt[t]), uint64_t(b.active_fltr_cnt[t]));
-  if (a.changes.size() != b.changes.size())
-    return num("knob changes", a.changes.size(), b.changes.size());
+  if (a.changes.size() != b.changes.size()) return num("knob changes", a.changes.size(), b.changes.size());
   for (size_t i = 0; i < a.changes.size(); ++i)
     if (!(a.changes[i] == b.changes[i])) return "after knob change " + std::to_string(i);
   if (a.knobs != b.knobs) return "knob values";
@@ -459,29 +435,25 @@ void print_device_report(std::ostream& os, const DeviceReport& r) {
                   (unsigned long long)r.counters[i]);
     os << line;
   }
-  std::snprintf(
-      line, sizeof line,
-      "runtime: Steer-C %llu, Steer-L %llu, Add %llu, Del %llu; %llu syncs, %zu filters listed, "
-      "FLT_COUNT %u, %llu delete errors, %llu engine resets rebuilt after\n",
-      (unsigned long long)r.runtime.steer_c, (unsigned long long)r.runtime.steer_l,
-      (unsigned long long)r.runtime.add, (unsigned long long)r.runtime.del,
-      (unsigned long long)r.syncs, r.runtime_entries, r.filter_count,
-      (unsigned long long)r.delete_errors, (unsigned long long)r.engine_resets);
+  std::snprintf(line, sizeof line,
+                "runtime: Steer-C %llu, Steer-L %llu, Add %llu, Del %llu; %llu syncs, %zu filters listed, "
+                "FLT_COUNT %u, %llu delete errors, %llu engine resets rebuilt after\n",
+                (unsigned long long)r.runtime.steer_c, (unsigned long long)r.runtime.steer_l,
+                (unsigned long long)r.runtime.add, (unsigned long long)r.runtime.del, (unsigned long long)r.syncs,
+                r.runtime_entries, r.filter_count, (unsigned long long)r.delete_errors,
+                (unsigned long long)r.engine_resets);
   os << line;
   os << "per queue (frames arrived):\n";
   for (size_t q = 0; q < r.queue_packets.size(); ++q) {
-    std::snprintf(line, sizeof line, "  rx-%-4zu %12llu\n", q,
-                  (unsigned long long)r.queue_packets[q]);
+    std::snprintf(line, sizeof line, "  rx-%-4zu %12llu\n", q, (unsigned long long)r.queue_packets[q]);
     os << line;
   }
   os << "per CPU (frames enqueued on its backlog):\n";
   for (size_t c = 0; c < r.cpu_packets.size(); ++c) {
-    std::snprintf(line, sizeof line, "  cpu%-4zu %12llu\n", c,
-                  (unsigned long long)r.cpu_packets[c]);
+    std::snprintf(line, sizeof line, "  cpu%-4zu %12llu\n", c, (unsigned long long)r.cpu_packets[c]);
     os << line;
   }
-  std::snprintf(line, sizeof line,
-                "%llu frames, %llu sock-table stores, %llu register accesses, %.2f s wall\n",
+  std::snprintf(line, sizeof line, "%llu frames, %llu sock-table stores, %llu register accesses, %.2f s wall\n",
                 (unsigned long long)r.frames, (unsigned long long)r.sock_writes,
                 (unsigned long long)r.register_accesses, r.wall_s);
   os << line;
@@ -513,11 +485,9 @@ std::vector<std::pair<std::string, uint64_t>> stats_of(const DeviceReport& r) {
   s.emplace_back("arfs_dels", r.runtime.del);
   s.emplace_back("arfs_delete_errors", r.delete_errors);
   s.emplace_back("arfs_service_runs", r.syncs);
-  static const char* const active[] = {"arfs_active_tcpv4", "arfs_active_udpv4",
-                                       "arfs_active_tcpv6",
+  static const char* const active[] = {"arfs_active_tcpv4", "arfs_active_udpv4", "arfs_active_tcpv6",
                                        "arfs_active_udpv6"};  // driver::FlowType order
-  for (int t = 0; t < driver::kFlowTypeCount; ++t)
-    s.emplace_back(active[t], uint64_t(std::max(0, r.active_fltr_cnt[t])));
+  for (int t = 0; t < driver::kFlowTypeCount; ++t) s.emplace_back(active[t], uint64_t(std::max(0, r.active_fltr_cnt[t])));
   return s;
 }
 
@@ -536,8 +506,7 @@ void print_filters_ethtool(std::ostream& os, const DeviceReport& r) {
     os << "\tDest port: " << f.tuple.dport << " mask: 0x0\n";
     os << "\tAction: Direct to queue " << f.queue << "\n";
     os << "\taRFS: " << driver::fltr_state_name(f.state) << ", flow_id " << f.flow_id << ", engine "
-       << (f.found ? "rx-" + std::to_string(f.engine_queue) + " id " + std::to_string(f.engine_id)
-                   : std::string("none"))
+       << (f.found ? "rx-" + std::to_string(f.engine_queue) + " id " + std::to_string(f.engine_id) : std::string("none"))
        << "\n\n";
   }
 }
@@ -588,14 +557,9 @@ void write_device_json(std::ostream& os, const DeviceReport& r) {
   nlohmann::ordered_json cnt;
   for (size_t i = 0; i < r.counters.size(); ++i) cnt[counter_name(uint32_t(i))] = r.counters[i];
   j["counters"] = cnt;
-  j["runtime"] = {{"steer_c", r.runtime.steer_c},
-                  {"steer_l", r.runtime.steer_l},
-                  {"add", r.runtime.add},
-                  {"del", r.runtime.del},
-                  {"syncs", r.syncs},
-                  {"entries", r.runtime_entries},
-                  {"delete_errors", r.delete_errors},
-                  {"engine_resets", r.engine_resets}};
+  j["runtime"] = {{"steer_c", r.runtime.steer_c}, {"steer_l", r.runtime.steer_l}, {"add", r.runtime.add},
+                  {"del", r.runtime.del},         {"syncs", r.syncs},              {"entries", r.runtime_entries},
+                  {"delete_errors", r.delete_errors}, {"engine_resets", r.engine_resets}};
   j["queue_packets"] = r.queue_packets;
   j["cpu_packets"] = r.cpu_packets;
   j["frames"] = r.frames;
@@ -604,14 +568,9 @@ void write_device_json(std::ostream& os, const DeviceReport& r) {
   j["filter_count"] = r.filter_count;
   nlohmann::ordered_json flt = nlohmann::ordered_json::array();
   for (const auto& f : r.filters)
-    flt.push_back({{"tuple", to_string(f.tuple)},
-                   {"id", f.id},
-                   {"queue", f.queue},
-                   {"found", f.found},
-                   {"engine_id", f.engine_id},
-                   {"engine_queue", f.engine_queue},
-                   {"state", driver::fltr_state_name(f.state)},
-                   {"flow_id", f.flow_id}});
+    flt.push_back({{"tuple", to_string(f.tuple)}, {"id", f.id}, {"queue", f.queue}, {"found", f.found},
+                   {"engine_id", f.engine_id}, {"engine_queue", f.engine_queue},
+                   {"state", driver::fltr_state_name(f.state)}, {"flow_id", f.flow_id}});
   j["filters"] = flt;
   j["arfs_active"] = r.arfs_active;
   nlohmann::ordered_json kn;

@@ -131,12 +131,9 @@ namespace {
 
 std::string human(double v) {
   char buf[32];
-  if (v < 1e3)
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  else if (v < 1e6)
-    std::snprintf(buf, sizeof buf, "%.1fK", v / 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.1fM", v / 1e6);
+  if (v < 1e3) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else if (v < 1e6) std::snprintf(buf, sizeof buf, "%.1fK", v / 1e3);
+  else std::snprintf(buf, sizeof buf, "%.1fM", v / 1e6);
   return buf;
 }
 
@@ -158,8 +155,7 @@ std::vector<ShapeCheck> check_shape(const ExperimentResult& r) {
     std::string at = " at rps_flow_cnt " + std::to_string(s);
     if (p && s >= 512) {
       double a = P(p, &C::add);
-      out.push_back({"patched Add within 0.85..1.25 x flows" + at,
-                     a >= 0.85 * flows && a <= 1.25 * flows,
+      out.push_back({"patched Add within 0.85..1.25 x flows" + at, a >= 0.85 * flows && a <= 1.25 * flows,
                      human(a) + " = " + ratio(a, flows) + " x flows"});
     }
     if (o && p && s <= 8192) {
@@ -175,16 +171,15 @@ std::vector<ShapeCheck> check_shape(const ExperimentResult& r) {
     for (const system::SystemResult* x : {o, p, r.find(s, Variant::kPatched, true)}) {
       if (!x) continue;
       double a = P(x, &C::add), d = P(x, &C::del);
-      out.push_back({"Del <= Add (" + system::config_name(x->cfg) + ")" + at, d <= a,
-                     human(d) + " <= " + human(a)});
+      out.push_back({"Del <= Add (" + system::config_name(x->cfg) + ")" + at,
+                     d <= a, human(d) + " <= " + human(a)});
     }
     if (o && s > 2048) {
       const system::SystemResult* prev = r.find(s / 2, Variant::kOriginal);
       if (prev) {
         double a = P(o, &C::add), b = P(prev, &C::add);
-        out.push_back(
-            {"original Add falls: " + std::to_string(s) + " <= 0.75 x " + std::to_string(s / 2),
-             a <= 0.75 * b, human(a) + " vs " + human(b) + " (" + ratio(a, b) + "x)"});
+        out.push_back({"original Add falls: " + std::to_string(s) + " <= 0.75 x " + std::to_string(s / 2),
+                       a <= 0.75 * b, human(a) + " vs " + human(b) + " (" + ratio(a, b) + "x)"});
       }
     }
   }
@@ -206,12 +201,11 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
   os << "Counts projected to the seed's 8-minute runs; 'seed' rows are the published values "
         "(spec 7.9.1).\n";
   std::ostringstream hdr;
-  hdr << std::left << std::setw(14) << "rps_flow_cnt"
-      << " |" << std::right;
+  hdr << std::left << std::setw(14) << "rps_flow_cnt" << " |" << std::right;
   const bool with_engine = std::any_of(r.runs.begin(), r.runs.end(),
                                        [](const system::SystemResult& x) { return x.cfg.engine; });
-  for (const char* h : {"Add orig", "Del orig", "Steer-C orig", "Steer-L orig", "Add new",
-                        "Del new", "Steer-C new", "Steer-L new"})
+  for (const char* h : {"Add orig", "Del orig", "Steer-C orig", "Steer-L orig", "Add new", "Del new",
+                        "Steer-C new", "Steer-L new"})
     cell(hdr, h, 12);
   if (with_engine)
     for (const char* h : {"Add engine", "Del engine", "Steer-C eng"}) cell(hdr, h, 12);
@@ -226,21 +220,18 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
         cell(ours, x ? human(x->projected(f)) : "-", 12);
     if (with_engine) {
       const system::SystemResult* e = r.find(s, Variant::kPatched, true);
-      for (auto f : {&C::add, &C::del, &C::steer_c})
-        cell(ours, e ? human(e->projected(f)) : "-", 12);
+      for (auto f : {&C::add, &C::del, &C::steer_c}) cell(ours, e ? human(e->projected(f)) : "-", 12);
     }
     os << ours.str() << "\n";
     if (const SeedRow* sr = seed_row(s)) {
       std::ostringstream seed;
-      seed << std::left << std::setw(14) << "  seed"
-           << " |" << std::right;
+      seed << std::left << std::setw(14) << "  seed" << " |" << std::right;
       for (double v : {sr->add_orig, sr->del_orig, sr->steer_c_orig, sr->steer_l_orig, sr->add_new,
                        sr->del_new, sr->steer_c_new, sr->steer_l_new})
         cell(seed, human(v), 12);
       os << seed.str() << "\n";
       std::ostringstream rat;
-      rat << std::left << std::setw(14) << "  ours/seed"
-          << " |" << std::right;
+      rat << std::left << std::setw(14) << "  ours/seed" << " |" << std::right;
       for (int vi = 0; vi < 2; ++vi) {
         const system::SystemResult* x = vi == 0 ? o : p;
         const Variant v = vi == 0 ? Variant::kOriginal : Variant::kPatched;
@@ -268,15 +259,13 @@ void print_table(std::ostream& os, const ExperimentResult& r) {
     os << "'engine': the Verilog engine's golden model replaces NIC + ice; it programs filters "
           "inline (patched mode) and the host runtime expires them.\n";
   os << "\nPer run: adds per flow (projected), packet shares (hw = via installed filter, sw = RFS "
-        "to another CPU's queue, local = RSS queue already right, none = no RFS CPU), driver "
-        "errors "
+        "to another CPU's queue, local = RSS queue already right, none = no RFS CPU), driver errors "
         "(steer calls refused: engine bucket full), speed.\n";
-  os << std::left << std::setw(14) << "rps_flow_cnt" << std::setw(16) << "configuration"
-     << std::right << std::setw(10) << "adds/flow" << std::setw(8) << "hw %" << std::setw(8)
-     << "sw %" << std::setw(9) << "local %" << std::setw(8) << "none %" << std::setw(10)
-     << "sync runs" << std::setw(9) << "drv err" << std::setw(11) << "packets" << std::setw(9)
-     << "Mpkt/s"
-     << "\n";
+  os << std::left << std::setw(14) << "rps_flow_cnt" << std::setw(16) << "configuration" << std::right
+     << std::setw(10) << "adds/flow" << std::setw(8) << "hw %" << std::setw(8) << "sw %" << std::setw(9)
+     << "local %" << std::setw(8) << "none %" << std::setw(10) << "sync runs" << std::setw(9)
+     << "drv err" << std::setw(11)
+     << "packets" << std::setw(9) << "Mpkt/s" << "\n";
   for (const auto& x : r.runs) {
     const auto& sh = x.shares;
     double n = sh.packets ? double(sh.packets) : 1.0;
@@ -384,8 +373,7 @@ void write_json(std::ostream& os, const ExperimentResult& r) {
     j["runs"].push_back(run);
   }
   j["checks"] = json::array();
-  for (const auto& c : r.checks)
-    j["checks"].push_back({{"name", c.name}, {"pass", c.pass}, {"detail", c.detail}});
+  for (const auto& c : r.checks) j["checks"].push_back({{"name", c.name}, {"pass", c.pass}, {"detail", c.detail}});
   j["shape_ok"] = r.shape_ok();
   CellAgreement a = cells_within(r, 2.0);
   j["cells_within_2x"] = a.within;
@@ -394,28 +382,25 @@ void write_json(std::ostream& os, const ExperimentResult& r) {
 }
 
 void write_csv(std::ostream& os, const ExperimentResult& r) {
-  os << "rps_flow_cnt,configuration,add,del,steer_c,steer_l,add_raw,del_raw,steer_c_raw,steer_l_"
-        "raw,"
+  os << "rps_flow_cnt,configuration,add,del,steer_c,steer_l,add_raw,del_raw,steer_c_raw,steer_l_raw,"
         "seed_add,seed_del,seed_steer_c,seed_steer_l,packets,hw_steered,sw_steered,rss_local,"
         "not_steered,service_runs,wall_s\n";
   for (const auto& x : r.runs) {
     const SeedRow* sr = seed_row(x.cfg.rps_flow_cnt);
     bool o = x.cfg.variant == Variant::kOriginal;
     os << x.cfg.rps_flow_cnt << ',' << system::config_name(x.cfg);
-    for (auto f : {&C::add, &C::del, &C::steer_c, &C::steer_l})
-      os << ',' << std::llround(x.projected(f));
+    for (auto f : {&C::add, &C::del, &C::steer_c, &C::steer_l}) os << ',' << std::llround(x.projected(f));
     for (auto f : {&C::add, &C::del, &C::steer_c, &C::steer_l}) os << ',' << x.at_end.*f;
     if (sr && !x.cfg.engine) {
       const double v[4] = {o ? sr->add_orig : sr->add_new, o ? sr->del_orig : sr->del_new,
-                           o ? sr->steer_c_orig : sr->steer_c_new,
-                           o ? sr->steer_l_orig : sr->steer_l_new};
+                           o ? sr->steer_c_orig : sr->steer_c_new, o ? sr->steer_l_orig : sr->steer_l_new};
       for (double x : v) os << ',' << x;
     } else {
       os << ",,,,";
     }
     os << ',' << x.shares.packets << ',' << x.shares.hw_steered << ',' << x.shares.sw_steered << ','
-       << x.shares.rss_local << ',' << x.shares.not_steered << ',' << x.service_runs << ','
-       << x.wall_s << "\n";
+       << x.shares.rss_local << ',' << x.shares.not_steered << ',' << x.service_runs << ',' << x.wall_s
+       << "\n";
   }
 }
 
@@ -427,8 +412,7 @@ std::string write_plot(const std::string& png_path, const ExperimentResult& r) {
   std::string data = tmpl;
   {
     std::ofstream d(data);
-    d << "# size add_orig add_new steerc_orig steerc_new seed_add_orig seed_add_new "
-         "seed_steerc_orig "
+    d << "# size add_orig add_new steerc_orig steerc_new seed_add_orig seed_add_new seed_steerc_orig "
          "seed_steerc_new add_engine\n";
     for (uint32_t s : r.cfg.sizes) {
       const system::SystemResult* o = r.find(s, Variant::kOriginal);
@@ -439,28 +423,19 @@ std::string write_plot(const std::string& png_path, const ExperimentResult& r) {
       };
       d << s << ' ' << v(o, &C::add) << ' ' << v(p, &C::add) << ' ' << v(o, &C::steer_c) << ' '
         << v(p, &C::steer_c);
-      if (sr)
-        d << ' ' << sr->add_orig << ' ' << sr->add_new << ' ' << sr->steer_c_orig << ' '
-          << sr->steer_c_new;
-      else
-        d << " NaN NaN NaN NaN";
+      if (sr) d << ' ' << sr->add_orig << ' ' << sr->add_new << ' ' << sr->steer_c_orig << ' ' << sr->steer_c_new;
+      else d << " NaN NaN NaN NaN";
       d << ' ' << v(r.find(s, Variant::kPatched, true), &C::add) << "\n";
     }
   }
   std::string script =
       "set terminal pngcairo size 1000,640 noenhanced\n"
-      "set output '" +
-      png_path +
-      "'\n"
-      "set title 'aRFS filter churn, projected to 8-minute runs (" +
-      std::to_string(r.cfg.base.flows) + " flows, " + std::to_string(r.cfg.base.cpus) +
-      " CPUs)'\n"
-      "set logscale xy\nset yrange [5000:*]\nset xlabel 'rps_flow_cnt'\nset ylabel 'count'\nset "
-      "grid\n"
+      "set output '" + png_path + "'\n"
+      "set title 'aRFS filter churn, projected to 8-minute runs (" + std::to_string(r.cfg.base.flows) +
+      " flows, " + std::to_string(r.cfg.base.cpus) + " CPUs)'\n"
+      "set logscale xy\nset yrange [5000:*]\nset xlabel 'rps_flow_cnt'\nset ylabel 'count'\nset grid\n"
       "set xtics (256,512,1024,2048,4096,8192,16384,32768)\nset key outside right\n"
-      "plot '" +
-      data +
-      "' u 1:2 w lp lw 2 pt 7 lc rgb '#b2182b' t 'Add original', "
+      "plot '" + data + "' u 1:2 w lp lw 2 pt 7 lc rgb '#b2182b' t 'Add original', "
       "'' u 1:3 w lp lw 2 pt 5 lc rgb '#1a9850' t 'Add patched', "
       "'' u 1:10 w lp lw 2 pt 13 dt 3 lc rgb '#000000' t 'Add engine', "
       "'' u 1:4 w lp lw 2 pt 9 dt 2 lc rgb '#f46d43' t 'Steer-C original', "
@@ -477,8 +452,7 @@ std::string write_plot(const std::string& png_path, const ExperimentResult& r) {
   std::fputs(script.c_str(), gp);
   int rc = pclose(gp);
   std::remove(data.c_str());
-  if (rc != 0)
-    return "gnuplot failed writing '" + png_path + "' (is gnuplot installed, the folder writable?)";
+  if (rc != 0) return "gnuplot failed writing '" + png_path + "' (is gnuplot installed, the folder writable?)";
   return {};
 }
 

@@ -36,17 +36,13 @@ namespace {
 // The golden model with the host runtime on top of it.
 class ModelReplayEngine : public ReplayEngine {
  public:
-  explicit ModelReplayEngine(const ReplayConfig& cfg)
-      : cfg_(cfg), eng_(cfg.params), ctl_(eng_), rt_(ctl_) {
+  explicit ModelReplayEngine(const ReplayConfig& cfg) : cfg_(cfg), eng_(cfg.params), ctl_(eng_), rt_(ctl_) {
     eng_.set_hash_mode(cfg.hash_mode);
     eng_.set_jhash_seed(cfg.jhash_seed);
     for (uint32_t q = 0; q < cfg.params.queues; ++q)
-      if (eng_.set_rps_flow_cnt(q, cfg.rps_flow_cnt) != 0)
-        throw std::invalid_argument("bad --rps-flow-cnt");
-    uint64_t sock = cfg.sock_flow_entries ? cfg.sock_flow_entries
-                                          : uint64_t(cfg.params.cpus) * cfg.rps_flow_cnt;
-    if (eng_.set_rps_sock_flow_entries(sock) != 0)
-      throw std::invalid_argument("bad sock flow entries");
+      if (eng_.set_rps_flow_cnt(q, cfg.rps_flow_cnt) != 0) throw std::invalid_argument("bad --rps-flow-cnt");
+    uint64_t sock = cfg.sock_flow_entries ? cfg.sock_flow_entries : uint64_t(cfg.params.cpus) * cfg.rps_flow_cnt;
+    if (eng_.set_rps_sock_flow_entries(sock) != 0) throw std::invalid_argument("bad sock flow entries");
   }
   engine::OutputRecord packet(const uint8_t* frame, size_t len) override {
     nic::ParsedFrame p = nic::parse_frame(frame, len);
@@ -139,16 +135,13 @@ void read_driver_counters(driver::EngineDriver& drv, driver::ArfsRuntime& rt, Re
   r.filters_end = drv.filter_count();
 }
 
-std::unique_ptr<ReplayEngine> make_model_replay_engine(const ReplayConfig& cfg,
-                                                       const engine::EngineCaps& caps) {
+std::unique_ptr<ReplayEngine> make_model_replay_engine(const ReplayConfig& cfg, const engine::EngineCaps& caps) {
   return std::make_unique<RegisterModelReplayEngine>(cfg, caps);
 }
 
 std::string first_difference(const ReplayResult& a, const ReplayResult& b) {
   auto conn = [](const ConnectionSummary& c) {
-    return std::string(c.key.proto == kIpProtoTcp   ? "tcp "
-                       : c.key.proto == kIpProtoUdp ? "udp "
-                                                    : "ip ") +
+    return std::string(c.key.proto == kIpProtoTcp ? "tcp " : c.key.proto == kIpProtoUdp ? "udp " : "ip ") +
            endpoint_text(c.key, true) + " " + endpoint_text(c.key, false);
   };
   auto dir = [](const Direction& x, const Direction& y) {
@@ -158,33 +151,27 @@ std::string first_difference(const ReplayResult& a, const ReplayResult& b) {
   const size_t n = std::min(a.connections.size(), b.connections.size());
   for (size_t i = 0; i < n; ++i) {
     const ConnectionSummary &x = a.connections[i], &y = b.connections[i];
-    if (!(x.key == y.key))
-      return "connection " + std::to_string(i) + ": " + conn(x) + " vs " + conn(y);
+    if (!(x.key == y.key)) return "connection " + std::to_string(i) + ": " + conn(x) + " vs " + conn(y);
     auto num = [&](const char* what, uint64_t u, uint64_t v) {
-      return "connection " + std::to_string(i) + " (" + conn(x) + "): " + what + " " +
-             std::to_string(u) + " vs " + std::to_string(v);
+      return "connection " + std::to_string(i) + " (" + conn(x) + "): " + what + " " + std::to_string(u) +
+             " vs " + std::to_string(v);
     };
     if (x.steers != y.steers) return num("steers", x.steers, y.steers);
     if (x.skips != y.skips) return num("gate skips", x.skips, y.skips);
-    if (x.driver_errors != y.driver_errors)
-      return num("driver errors", x.driver_errors, y.driver_errors);
+    if (x.driver_errors != y.driver_errors) return num("driver errors", x.driver_errors, y.driver_errors);
     if (!dir(x.ab, y.ab) || !dir(x.ba, y.ba))
-      return "connection " + std::to_string(i) + " (" + conn(x) +
-             "): queues, CPUs, hashes or filter hits";
+      return "connection " + std::to_string(i) + " (" + conn(x) + "): queues, CPUs, hashes or filter hits";
   }
   if (a.connections.size() != b.connections.size())
-    return std::to_string(a.connections.size()) + " vs " + std::to_string(b.connections.size()) +
-           " connections";
-  if (a.frames != b.frames)
-    return std::to_string(a.frames) + " vs " + std::to_string(b.frames) + " frames";
+    return std::to_string(a.connections.size()) + " vs " + std::to_string(b.connections.size()) + " connections";
+  if (a.frames != b.frames) return std::to_string(a.frames) + " vs " + std::to_string(b.frames) + " frames";
   if (a.by_class != b.by_class) return "parse classes";
   const auto &k = a.counters, &m = b.counters;
-  if (k.steer_calls != m.steer_calls || k.steer_adds != m.steer_adds ||
-      k.steer_retargets != m.steer_retargets || k.gate_skips != m.gate_skips ||
-      k.driver_errors != m.driver_errors || k.flt_hits != m.flt_hits || k.events != m.events)
+  if (k.steer_calls != m.steer_calls || k.steer_adds != m.steer_adds || k.steer_retargets != m.steer_retargets ||
+      k.gate_skips != m.gate_skips || k.driver_errors != m.driver_errors || k.flt_hits != m.flt_hits ||
+      k.events != m.events)
     return "engine counters";
-  if (a.runtime_adds != b.runtime_adds || a.runtime_dels != b.runtime_dels ||
-      a.filters_end != b.filters_end)
+  if (a.runtime_adds != b.runtime_adds || a.runtime_dels != b.runtime_dels || a.filters_end != b.filters_end)
     return "runtime counters or filters at the end";
   return "";
 }
@@ -194,8 +181,7 @@ ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg) {
   return replay_pcap(path, cfg, eng);
 }
 
-void for_each_pcap_frame(const std::string& path,
-                         const std::function<void(const PcapFrame&)>& frame) {
+void for_each_pcap_frame(const std::string& path, const std::function<void(const PcapFrame&)>& frame) {
   char err[PCAP_ERRBUF_SIZE] = {0};
   pcap_t* pc = pcap_open_offline(path.c_str(), err);
   if (!pc) throw std::runtime_error("cannot read pcap " + quote_bytes(path) + ": " + err);
@@ -311,9 +297,9 @@ void print_replay(std::ostream& os, const ReplayResult& r) {
     if (r.by_class[size_t(i)])
       os << " " << nic::parse_class_name(nic::ParseClass(i)) << "=" << r.by_class[size_t(i)];
   os << "\n\n";
-  std::snprintf(line, sizeof line, "%-5s %-44s %-44s %7s %7s %-10s %-10s %-4s %-7s %-7s %5s %5s\n",
-                "proto", "endpoint A", "endpoint B", "pkts>", "pkts<", "hash>", "hash<", "sym",
-                "queues", "cpus", "hw", "steer");
+  std::snprintf(line, sizeof line, "%-5s %-44s %-44s %7s %7s %-10s %-10s %-4s %-7s %-7s %5s %5s\n", "proto",
+                "endpoint A", "endpoint B", "pkts>", "pkts<", "hash>", "hash<", "sym", "queues",
+                "cpus", "hw", "steer");
   os << line;
   for (const auto& c : r.connections) {
     char h1[16], h2[16];
@@ -324,24 +310,22 @@ void print_replay(std::ostream& os, const ReplayResult& r) {
     std::set<int32_t> cs = c.ab.cpus;
     cs.insert(c.ba.cpus.begin(), c.ba.cpus.end());
     bool both = c.ab.packets && c.ba.packets;
-    std::snprintf(
-        line, sizeof line, "%-5s %-44s %-44s %7llu %7llu %-10s %-10s %-4s %-7s %-7s %5llu %5llu\n",
-        proto_name(c.key.proto).c_str(), endpoint(c.key, true).c_str(),
-        endpoint(c.key, false).c_str(), (unsigned long long)c.ab.packets,
-        (unsigned long long)c.ba.packets, c.ab.packets ? h1 : "-", c.ba.packets ? h2 : "-",
-        both ? (c.ab.hash == c.ba.hash ? "yes" : "no") : "-", join(qs).c_str(), join(cs).c_str(),
-        (unsigned long long)(c.ab.filter_hits + c.ba.filter_hits), (unsigned long long)c.steers);
+    std::snprintf(line, sizeof line, "%-5s %-44s %-44s %7llu %7llu %-10s %-10s %-4s %-7s %-7s %5llu %5llu\n",
+                  proto_name(c.key.proto).c_str(), endpoint(c.key, true).c_str(),
+                  endpoint(c.key, false).c_str(), (unsigned long long)c.ab.packets,
+                  (unsigned long long)c.ba.packets, c.ab.packets ? h1 : "-", c.ba.packets ? h2 : "-",
+                  both ? (c.ab.hash == c.ba.hash ? "yes" : "no") : "-", join(qs).c_str(), join(cs).c_str(),
+                  (unsigned long long)(c.ab.filter_hits + c.ba.filter_hits), (unsigned long long)c.steers);
     os << line;
   }
   const auto& k = r.counters;
-  std::snprintf(
-      line, sizeof line,
-      "\nengine: %llu steer calls, %llu filters added, %llu re-targeted, %llu gate skips, "
-      "%llu driver errors, %llu filter hits; runtime: %llu deleted, %zu filters at the end\n",
-      (unsigned long long)k.steer_calls, (unsigned long long)k.steer_adds,
-      (unsigned long long)k.steer_retargets, (unsigned long long)k.gate_skips,
-      (unsigned long long)k.driver_errors, (unsigned long long)k.flt_hits,
-      (unsigned long long)r.runtime_dels, r.filters_end);
+  std::snprintf(line, sizeof line,
+                "\nengine: %llu steer calls, %llu filters added, %llu re-targeted, %llu gate skips, "
+                "%llu driver errors, %llu filter hits; runtime: %llu deleted, %zu filters at the end\n",
+                (unsigned long long)k.steer_calls, (unsigned long long)k.steer_adds,
+                (unsigned long long)k.steer_retargets, (unsigned long long)k.gate_skips,
+                (unsigned long long)k.driver_errors, (unsigned long long)k.flt_hits,
+                (unsigned long long)r.runtime_dels, r.filters_end);
   os << line;
 }
 
@@ -355,35 +339,26 @@ void write_replay_json(std::ostream& os, const ReplayResult& r) {
     j["parse_classes"][nic::parse_class_name(nic::ParseClass(i))] = r.by_class[size_t(i)];
   j["connections"] = json::array();
   auto dir = [](const Direction& d) {
-    return json{{"packets", d.packets},
-                {"hash", d.hash},
-                {"queues", d.queues},
-                {"cpus", d.cpus},
+    return json{{"packets", d.packets}, {"hash", d.hash}, {"queues", d.queues}, {"cpus", d.cpus},
                 {"filter_hits", d.filter_hits}};
   };
   for (const auto& c : r.connections) {
-    j["connections"].push_back(
-        {{"proto", proto_name(c.key.proto)},
-         {"a", endpoint(c.key, true)},
-         {"b", endpoint(c.key, false)},
-         {"a_to_b", dir(c.ab)},
-         {"b_to_a", dir(c.ba)},
-         {"symmetric_hash", c.ab.packets && c.ba.packets && c.ab.hash == c.ba.hash},
-         {"app_cpu", c.app_cpu},
-         {"steers", c.steers},
-         {"skips", c.skips},
-         {"driver_errors", c.driver_errors}});
+    j["connections"].push_back({{"proto", proto_name(c.key.proto)},
+                                {"a", endpoint(c.key, true)},
+                                {"b", endpoint(c.key, false)},
+                                {"a_to_b", dir(c.ab)},
+                                {"b_to_a", dir(c.ba)},
+                                {"symmetric_hash", c.ab.packets && c.ba.packets && c.ab.hash == c.ba.hash},
+                                {"app_cpu", c.app_cpu},
+                                {"steers", c.steers},
+                                {"skips", c.skips},
+                                {"driver_errors", c.driver_errors}});
   }
   const auto& k = r.counters;
-  j["engine"] = {{"steer_calls", k.steer_calls},
-                 {"adds", k.steer_adds},
-                 {"retargets", k.steer_retargets},
-                 {"gate_skips", k.gate_skips},
-                 {"driver_errors", k.driver_errors},
-                 {"filter_hits", k.flt_hits},
-                 {"events", k.events}};
-  j["runtime"] = {
-      {"adds", r.runtime_adds}, {"deletes", r.runtime_dels}, {"filters_end", r.filters_end}};
+  j["engine"] = {{"steer_calls", k.steer_calls}, {"adds", k.steer_adds}, {"retargets", k.steer_retargets},
+                 {"gate_skips", k.gate_skips}, {"driver_errors", k.driver_errors},
+                 {"filter_hits", k.flt_hits}, {"events", k.events}};
+  j["runtime"] = {{"adds", r.runtime_adds}, {"deletes", r.runtime_dels}, {"filters_end", r.filters_end}};
   os << j.dump(2) << "\n";
 }
 

@@ -25,20 +25,13 @@ std::string describe(const std::string& field, const std::string& what) {
 
 const char* type_name(const json& v) {
   switch (v.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::boolean:
-      return "a boolean";
-    case json::value_t::string:
-      return "a string";
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::object:
-      return "an object";
-    case json::value_t::number_float:
-      return "a non-integer number";
-    default:
-      return "a number";
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::string: return "a string";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    case json::value_t::number_float: return "a non-integer number";
+    default: return "a number";
   }
 }
 
@@ -91,8 +84,7 @@ bool to_bool(const json& v, const std::string& field) {
 }
 
 std::string to_string_field(const json& v, const std::string& field) {
-  if (!v.is_string())
-    throw FieldError(field, std::string("expected a string, got ") + type_name(v));
+  if (!v.is_string()) throw FieldError(field, std::string("expected a string, got ") + type_name(v));
   return v.get<std::string>();
 }
 
@@ -104,9 +96,8 @@ class Fields {
     if (prefix_.empty()) allowed.insert("op");
     for (auto it = obj.begin(); it != obj.end(); ++it)
       if (!allowed.count(it.key()))
-        throw FieldError(path(it.key()),
-                         "unknown field for " +
-                             (prefix_.empty() ? "op " + quote_bytes(op) : quote_bytes(prefix_)));
+        throw FieldError(path(it.key()), "unknown field for " +
+                                             (prefix_.empty() ? "op " + quote_bytes(op) : quote_bytes(prefix_)));
   }
   std::string path(const std::string& key) const {
     return prefix_.empty() ? key : prefix_ + "." + key;
@@ -139,30 +130,21 @@ ConfigEvent parse_config(const Fields& f) {
   if (auto* v = f.get("queues")) ev.queues = uint32_t(to_u64(*v, "queues", 1, 65535));
   if (auto* v = f.get("variant")) {
     std::string s = to_string_field(*v, "variant");
-    if (s == "original")
-      ev.variant = kernel::Variant::kOriginal;
-    else if (s == "patched")
-      ev.variant = kernel::Variant::kPatched;
-    else
-      throw FieldError("variant", quote_bytes(s) + " is not \"original\" or \"patched\"");
+    if (s == "original") ev.variant = kernel::Variant::kOriginal;
+    else if (s == "patched") ev.variant = kernel::Variant::kPatched;
+    else throw FieldError("variant", quote_bytes(s) + " is not \"original\" or \"patched\"");
   }
   if (auto* v = f.get("slot")) {
     std::string s = to_string_field(*v, "slot");
-    if (s == "log")
-      ev.slot = kernel::SlotMode::kLog;
-    else if (s == "mask")
-      ev.slot = kernel::SlotMode::kMask;
-    else
-      throw FieldError("slot", quote_bytes(s) + " is not \"log\" or \"mask\"");
+    if (s == "log") ev.slot = kernel::SlotMode::kLog;
+    else if (s == "mask") ev.slot = kernel::SlotMode::kMask;
+    else throw FieldError("slot", quote_bytes(s) + " is not \"log\" or \"mask\"");
   }
   if (auto* v = f.get("match")) {
     std::string s = to_string_field(*v, "match");
-    if (s == "tuple")
-      ev.match = driver::MatchMode::kTuple;
-    else if (s == "flow_id")
-      ev.match = driver::MatchMode::kFlowId;
-    else
-      throw FieldError("match", quote_bytes(s) + " is not \"tuple\" or \"flow_id\"");
+    if (s == "tuple") ev.match = driver::MatchMode::kTuple;
+    else if (s == "flow_id") ev.match = driver::MatchMode::kFlowId;
+    else throw FieldError("match", quote_bytes(s) + " is not \"tuple\" or \"flow_id\"");
   }
   if (auto* v = f.get("rps_flow_cnt")) {
     std::vector<uint64_t> counts;
@@ -204,21 +186,17 @@ PacketEvent parse_packet(const Fields& f) {
   if (family != 4 && family != 6) throw FieldError("flow.family", "must be 4 or 6");
   std::string proto = to_string_field(ff.need("proto"), "flow.proto");
   FlowTuple& t = ev.flow;
-  if (proto == "tcp")
-    t.proto = kIpProtoTcp;
-  else if (proto == "udp")
-    t.proto = kIpProtoUdp;
-  else if (proto == "other")
-    t.proto = 0;  // any non-TCP/UDP protocol (spec 7.2 R5)
-  else
-    throw FieldError("flow.proto", quote_bytes(proto) + " is not \"tcp\", \"udp\" or \"other\"");
+  if (proto == "tcp") t.proto = kIpProtoTcp;
+  else if (proto == "udp") t.proto = kIpProtoUdp;
+  else if (proto == "other") t.proto = 0;  // any non-TCP/UDP protocol (spec 7.2 R5)
+  else throw FieldError("flow.proto", quote_bytes(proto) + " is not \"tcp\", \"udp\" or \"other\"");
   t.family = uint8_t(family);
   for (bool src : {true, false}) {
     const char* key = src ? "src" : "dst";
     std::string text = to_string_field(ff.need(key), ff.path(key));
     if (!parse_ip(text, t, src) || t.family != family)
-      throw FieldError(ff.path(key),
-                       quote_bytes(text) + " is not an IPv" + std::to_string(family) + " address");
+      throw FieldError(ff.path(key), quote_bytes(text) + " is not an IPv" + std::to_string(family) +
+                                         " address");
   }
   bool ports = t.proto != 0;  // required for TCP/UDP, optional (0) otherwise
   for (const char* key : {"sport", "dport"}) {
@@ -246,10 +224,8 @@ Event parse_event(const json& j) {
   if (op_it == j.end()) throw FieldError("op", "missing");
   const std::string op = to_string_field(*op_it, "op");
   if (op == "config") {
-    Fields f(j, "",
-             {"cpus", "queues", "variant", "slot", "match", "rps_flow_cnt", "sock_flow_entries",
-              "rmap", "ntuple"},
-             op);
+    Fields f(j, "", {"cpus", "queues", "variant", "slot", "match", "rps_flow_cnt",
+                     "sock_flow_entries", "rmap", "ntuple"}, op);
     return parse_config(f);
   }
   if (op == "record") {
@@ -293,9 +269,8 @@ Event parse_event(const json& j) {
     Fields f(j, "", {}, op);
     return DumpEvent{};
   }
-  throw FieldError("op",
-                   "unknown op " + quote_bytes(op) +
-                       " (config, record, packet, drain, head_add, online, sync, time, dump)");
+  throw FieldError("op", "unknown op " + quote_bytes(op) +
+                             " (config, record, packet, drain, head_add, online, sync, time, dump)");
 }
 
 // ---- JSON results ----------------------------------------------------------------------
@@ -309,14 +284,12 @@ ordered_json packet_json(const kernel::RxDecision& d) {
   else
     o["rflow"] = nullptr;
   if (d.steer.called)
-    o["steer"] =
-        ordered_json{{"queue", d.steer.queue}, {"flow_id", d.steer.flow_id}, {"rc", d.steer.rc}};
+    o["steer"] = ordered_json{{"queue", d.steer.queue}, {"flow_id", d.steer.flow_id},
+                              {"rc", d.steer.rc}};
   else
     o["steer"] = nullptr;
-  if (d.enqueued)
-    o["tail"] = d.tail;
-  else
-    o["tail"] = nullptr;
+  if (d.enqueued) o["tail"] = d.tail;
+  else o["tail"] = nullptr;
   return o;
 }
 
@@ -452,8 +425,7 @@ ordered_json ScenarioRunner::apply_config(const ConfigEvent& ev) {
     if (!ev.cpus) throw FieldError("cpus", "missing (required in the first config)");
     if (!ev.queues) throw FieldError("queues", "missing (required in the first config)");
     if (!ev.variant) throw FieldError("variant", "missing (required in the first config)");
-    if (!ev.rps_flow_cnt)
-      throw FieldError("rps_flow_cnt", "missing (required in the first config)");
+    if (!ev.rps_flow_cnt) throw FieldError("rps_flow_cnt", "missing (required in the first config)");
     if (!ev.sock_flow_entries)
       throw FieldError("sock_flow_entries", "missing (required in the first config)");
     c.cpus = *ev.cpus;

@@ -29,15 +29,15 @@ namespace flowsteer::system {
 namespace {
 
 struct Flow {
-  kernel::Skb skb;         // tuple + hash; rx_queue is set per packet
-  uint16_t rss_queue = 0;  // lut[hash & (lut_size-1)]
-  int32_t hw_queue = -1;   // queue of the installed filter, -1 = none (engine: as of its last skb)
+  kernel::Skb skb;          // tuple + hash; rx_queue is set per packet
+  uint16_t rss_queue = 0;   // lut[hash & (lut_size-1)]
+  int32_t hw_queue = -1;    // queue of the installed filter, -1 = none (engine: as of its last skb)
   uint32_t hw_id = 0;
-  uint16_t app_cpu = 0;  // where recvmsg runs (sock flow table next_cpu)
+  uint16_t app_cpu = 0;     // where recvmsg runs (sock flow table next_cpu)
   bool started = false;
   uint32_t period_us = 10000;  // the gap between its skbs
-  uint64_t next_us = 0;        // time of its next received skb
-  uint64_t end_us = 0;         // the flow's last skb is before this (netperf's run ends)
+  uint64_t next_us = 0;     // time of its next received skb
+  uint64_t end_us = 0;      // the flow's last skb is before this (netperf's run ends)
 };
 
 // The NIC's flow-director table as the ice mirror writes it (spec 7.4), 16,384 perfect
@@ -55,9 +55,7 @@ class NicFilterPort : public driver::FdirWriter {
   // The writes of one service-task run: mark() before it, then post_at(i, t) gives the i-th
   // write since the mark its posting time (spec 7.3 Y3/Y4); each takes effect delay_us later.
   size_t mark() const { return pending_.size(); }
-  void post_at(size_t mark, size_t i, double t_us) {
-    pending_[mark + i].due = uint64_t(t_us) + delay_;
-  }
+  void post_at(size_t mark, size_t i, double t_us) { pending_[mark + i].due = uint64_t(t_us) + delay_; }
   uint64_t writes() const { return writes_; }
   size_t installed() const { return table_.size(); }
   uint64_t full_rejects() const { return table_.full_rejects(); }
@@ -151,6 +149,7 @@ std::vector<Flow> make_flows(const SystemConfig& cfg, std::mt19937_64& rng, cons
   return flows;
 }
 
+
 // What carries a packet from the wire to get_rps_cpu and programs filters: the NIC + the
 // ice mirror, or the hardware engine + its host runtime. The tick loop is shared.
 class SteeringPlane {
@@ -171,15 +170,14 @@ class SteeringPlane {
 // service timer schedules too; a run that took longer than the period re-arms it at once.
 struct ServiceTask {
   uint64_t delay_us, period_us;
-  bool sched = false;  // ICE_SERVICE_SCHED
+  bool sched = false;       // ICE_SERVICE_SCHED
   bool running = false;
   bool by_timer = false;
   uint64_t start_due = 0, started = 0, end_us = 0;
   uint64_t next_timer;
   double busy_us = 0;
   uint64_t timer_runs = 0;
-  ServiceTask(uint64_t delay, uint64_t period)
-      : delay_us(delay), period_us(period), next_timer(period) {}
+  ServiceTask(uint64_t delay, uint64_t period) : delay_us(delay), period_us(period), next_timer(period) {}
 
   // Completes a run that ended by t.
   void advance(uint64_t t) {
@@ -349,8 +347,7 @@ class EnginePlane : public SteeringPlane {
   }
   int receive(Flow& f, uint64_t t, bool* hw, uint16_t* arrival, SystemResult& res) override {
     now_ = t;
-    parsed_.cls =
-        f.skb.tuple.proto == kIpProtoTcp ? nic::ParseClass::kIpv4Tcp : nic::ParseClass::kIpv4Udp;
+    parsed_.cls = f.skb.tuple.proto == kIpProtoTcp ? nic::ParseClass::kIpv4Tcp : nic::ParseClass::kIpv4Udp;
     parsed_.tuple = f.skb.tuple;
     engine::OutputRecord r = eng_.steer(parsed_, f.skb.hash);
     ++res.paths[static_cast<int>(eng_.last_decision().path)];
@@ -364,8 +361,8 @@ class EnginePlane : public SteeringPlane {
   void finish(SystemResult& r) const override {
     r.service_runs = runs_;
     r.timer_runs = svc_.timer_runs;
-    r.hw_writes =
-        eng_.counters().steer_adds + eng_.counters().steer_retargets + eng_.counters().flt_deletes;
+    r.hw_writes = eng_.counters().steer_adds + eng_.counters().steer_retargets +
+                  eng_.counters().flt_deletes;
     r.filters_installed_end = eng_.filters().size();
     r.driver_errors = eng_.counters().driver_errors;
   }
@@ -384,29 +381,23 @@ class EnginePlane : public SteeringPlane {
 std::string validate(const SystemConfig& c) {
   if (c.cpus == 0 || c.cpus > 4096) return "--cpus must be 1..4096";
   if (c.flows == 0 || c.flows > 10'000'000) return "--flows must be 1..10000000";
-  if (c.rps_flow_cnt == 0 || c.rps_flow_cnt > (1u << 24))
-    return "--rps-flow-cnt must be 1..16777216";
+  if (c.rps_flow_cnt == 0 || c.rps_flow_cnt > (1u << 24)) return "--rps-flow-cnt must be 1..16777216";
   if (uint64_t(c.cpus) * c.rps_flow_cnt > kernel::kMaxSockFlowEntries)
     return "cpus * rps_flow_cnt exceeds rps_sock_flow_entries' limit (2^29)";
   if (!(c.duration_s > 0) || c.duration_s > 3600) return "--duration-s must be in (0, 3600]";
-  if (!(c.warmup_s >= 0) || c.warmup_s >= c.duration_s)
-    return "--warmup-s must be in [0, duration)";
+  if (!(c.warmup_s >= 0) || c.warmup_s >= c.duration_s) return "--warmup-s must be in [0, duration)";
   if (!(c.start_spread_s >= 0) || c.start_spread_s >= c.duration_s)
     return "--start-spread-s must be in [0, duration)";
   if (!(c.teardown_s >= 0) || c.teardown_s > 3600) return "--teardown-s must be in [0, 3600]";
-  if (!(c.pkt_interval_us >= 2) || c.pkt_interval_us > 1e7)
-    return "--pkt-interval-us must be 2..10000000";
+  if (!(c.pkt_interval_us >= 2) || c.pkt_interval_us > 1e7) return "--pkt-interval-us must be 2..10000000";
   if (!(c.end_pkt_interval_us == 0 || (c.end_pkt_interval_us >= 2 && c.end_pkt_interval_us <= 1e7)))
     return "--end-pkt-interval-us must be 0 or 2..10000000";
   if (c.service_period_ms == 0) return "--service-period-ms must be >= 1";
-  if (!(c.min_service_share > 0) || c.min_service_share > 1)
-    return "--min-service-share must be in (0, 1]";
-  if (c.lut_size == 0 || (c.lut_size & (c.lut_size - 1)))
-    return "--lut-size must be a power of two";
+  if (!(c.min_service_share > 0) || c.min_service_share > 1) return "--min-service-share must be in (0, 1]";
+  if (c.lut_size == 0 || (c.lut_size & (c.lut_size - 1))) return "--lut-size must be a power of two";
   if (!(c.udp_share >= 0 && c.udp_share <= 1)) return "--udp-share must be in [0, 1]";  // NaN too
   // at most one move per flow per millisecond: the credit loop stays bounded (NaN, inf refused)
-  if (!(c.migrations_per_s >= 0 && c.migrations_per_s <= 1000))
-    return "--migrations-per-s must be in [0, 1000]";
+  if (!(c.migrations_per_s >= 0 && c.migrations_per_s <= 1000)) return "--migrations-per-s must be in [0, 1000]";
   return {};
 }
 
@@ -443,8 +434,7 @@ constexpr size_t kPrefetchAhead = 8;
 
 void prefetch_packet(const kernel::Kernel& k, const Flow& f, kernel::SlotMode mode) {
   const uint32_t h = f.skb.hash;
-  if (const kernel::rps_sock_flow_table* s = k.sock_table())
-    __builtin_prefetch(&s->ents[h & s->mask]);
+  if (const kernel::rps_sock_flow_table* s = k.sock_table()) __builtin_prefetch(&s->ents[h & s->mask]);
   const uint32_t rxq = f.hw_queue >= 0 ? uint32_t(f.hw_queue) : f.rss_queue;
   if (rxq >= k.num_rx_queues()) return;
   if (const kernel::rps_dev_flow_table* t = k.flow_table(rxq); t && t->size())
@@ -463,10 +453,8 @@ SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64
 
   std::vector<Flow> flows = make_flows(cfg, rng, rss);
   std::unique_ptr<SteeringPlane> plane;
-  if (cfg.engine)
-    plane = std::make_unique<EnginePlane>(cfg, rss);
-  else
-    plane = std::make_unique<IcePlane>(cfg, flows);
+  if (cfg.engine) plane = std::make_unique<EnginePlane>(cfg, rss);
+  else plane = std::make_unique<IcePlane>(cfg, flows);
   kernel::Kernel& k = plane->kern();
 
   // Flow i starts at U(0, start_spread) (its connection set-up: the app reads once on its CPU
@@ -482,13 +470,11 @@ SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64
     max_period_ms = std::max<uint64_t>(max_period_ms, f.period_us / 1000 + 1);
   }
   if (cfg.end_pkt_interval_us > 0)  // the end's gaps too
-    max_period_ms =
-        std::max<uint64_t>(max_period_ms, uint64_t(cfg.end_pkt_interval_us * 1.5) / 1000 + 1);
+    max_period_ms = std::max<uint64_t>(max_period_ms, uint64_t(cfg.end_pkt_interval_us * 1.5) / 1000 + 1);
   // One slot per ms, wide enough for the latest first skb and the longest period.
   const uint32_t wheel_size = uint32_t(max_period_ms + spread_us / 1000 + 2);
   std::vector<std::vector<uint32_t>> wheel(wheel_size);
-  for (uint32_t i = 0; i < flows.size(); ++i)
-    wheel[(flows[i].next_us / 1000) % wheel_size].push_back(i);
+  for (uint32_t i = 0; i < flows.size(); ++i) wheel[(flows[i].next_us / 1000) % wheel_size].push_back(i);
 
   SystemResult res;
   res.cfg = cfg;
@@ -527,8 +513,7 @@ SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64
         __builtin_prefetch(far);
         __builtin_prefetch(far + sizeof(Flow) - 1);
       }
-      if (bi + kPrefetchAhead < bucket.size())
-        prefetch_packet(k, flows[bucket[bi + kPrefetchAhead]], cfg.slot_mode);
+      if (bi + kPrefetchAhead < bucket.size()) prefetch_packet(k, flows[bucket[bi + kPrefetchAhead]], cfg.slot_mode);
       const uint32_t fi = bucket[bi];
       Flow& f = flows[fi];
       for (; f.next_us < tick_end && f.next_us < f.end_us; f.next_us += f.period_us) {
@@ -541,14 +526,10 @@ SystemResult run_system(const SystemConfig& cfg, const std::function<void(uint64
         uint16_t arrival = 0;
         const int cpu = plane->receive(f, f.next_us, &hw, &arrival, res);
         ++sh.packets;
-        if (cpu < 0)
-          ++sh.not_steered;
-        else if (hw)
-          ++sh.hw_steered;
-        else if (k.rmap_lookup(uint32_t(cpu)) == arrival)
-          ++sh.rss_local;
-        else
-          ++sh.sw_steered;
+        if (cpu < 0) ++sh.not_steered;
+        else if (hw) ++sh.hw_steered;
+        else if (k.rmap_lookup(uint32_t(cpu)) == arrival) ++sh.rss_local;
+        else ++sh.sw_steered;
         k.rps_record_sock_flow(f.skb.hash, f.app_cpu);  // recvmsg on the app's CPU
       }
       if (f.next_us < f.end_us) {

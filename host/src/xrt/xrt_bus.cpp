@@ -60,20 +60,17 @@ class XrtBus : public RegisterBus {
     try {
       value = ip_.read_register(kEngineWindowOffset + offset);
     } catch (const std::exception& e) {
-      throw DeviceError("xrt backend: register read at " + hex(offset) +
-                        " failed: " + one_line(e.what()));
+      throw DeviceError("xrt backend: register read at " + hex(offset) + " failed: " + one_line(e.what()));
     }
     return AxiResp::kOkay;
   }
   AxiResp write(uint32_t offset, uint32_t value, uint8_t strb) override {
-    if (strb != 0xF)
-      throw DeviceError("xrt backend: partial-word register writes are not supported");
+    if (strb != 0xF) throw DeviceError("xrt backend: partial-word register writes are not supported");
     if (!in_window(offset)) return AxiResp::kSlvErr;
     try {
       ip_.write_register(kEngineWindowOffset + offset, value);
     } catch (const std::exception& e) {
-      throw DeviceError("xrt backend: register write at " + hex(offset) +
-                        " failed: " + one_line(e.what()));
+      throw DeviceError("xrt backend: register write at " + hex(offset) + " failed: " + one_line(e.what()));
     }
     return AxiResp::kOkay;
   }
@@ -91,13 +88,10 @@ class XrtBus : public RegisterBus {
 // The compute unit of `kernel_name` that the bus opens, checked against what the wrapper is:
 // free-running (not XRT-managed) and with a control range that holds the engine window.
 // Returns the CU name xrt::ip needs ("kernel:instance").
-std::string engine_cu(const ::xrt::xclbin& xclbin, const std::string& path,
-                      const std::string& kernel_name) {
+std::string engine_cu(const ::xrt::xclbin& xclbin, const std::string& path, const std::string& kernel_name) {
   ::xrt::xclbin::kernel kernel = xclbin.get_kernel(kernel_name);
-  const std::vector<::xrt::xclbin::ip> cus =
-      kernel ? kernel.get_cus() : std::vector<::xrt::xclbin::ip>{};
-  if (cus.empty())
-    throw DeviceError("xclbin '" + path + "' has no compute unit of kernel '" + kernel_name + "'");
+  const std::vector<::xrt::xclbin::ip> cus = kernel ? kernel.get_cus() : std::vector<::xrt::xclbin::ip>{};
+  if (cus.empty()) throw DeviceError("xclbin '" + path + "' has no compute unit of kernel '" + kernel_name + "'");
   const ::xrt::xclbin::ip& cu = cus.front();
   const auto ctl = cu.get_control_type();
   if (ctl == ::xrt::xclbin::ip::control_type::hs || ctl == ::xrt::xclbin::ip::control_type::chain)
@@ -106,12 +100,12 @@ std::string engine_cu(const ::xrt::xclbin& xclbin, const std::string& path,
                       "(ap_ctrl_none, hw/alveo/kernel.xml)");
   const uint64_t need = uint64_t(kEngineWindowOffset) + kEngineWindowSize;
   if (cu.get_size() < need)
-    throw DeviceError("kernel '" + kernel_name + "' in xclbin '" + path + "' has a " +
-                      hex(cu.get_size()) + "-byte register range; the engine window needs " +
-                      hex(kEngineWindowOffset) + ".." + hex(need - 1) +
-                      " (hw/alveo/kernel.xml: s_axi_control range 0x10000 and an argument on it)");
+    throw DeviceError("kernel '" + kernel_name + "' in xclbin '" + path + "' has a " + hex(cu.get_size()) +
+                      "-byte register range; the engine window needs " + hex(kEngineWindowOffset) + ".." +
+                      hex(need - 1) + " (hw/alveo/kernel.xml: s_axi_control range 0x10000 and an argument on it)");
   return cu.get_name();
 }
+
 
 // The two movers: fs_s2mm(records, nrecords, stream) starts first and waits for the records;
 // fs_mm2s(frames, nframes, stream) then streams the frames in. Buffers grow as batches do.
@@ -126,8 +120,7 @@ class XrtMovers : public MoverRunner {
       throw DeviceError("xrt backend: cannot open the data movers: " + one_line(e.what()));
     }
   }
-  void run(const std::vector<uint8_t>& frames, uint32_t nframes, uint8_t* records,
-           uint32_t nrecords) override {
+  void run(const std::vector<uint8_t>& frames, uint32_t nframes, uint8_t* records, uint32_t nrecords) override {
     if (nframes == 0) return;
     try {
       grow(in_, frames.size(), mm2s_);
@@ -170,11 +163,9 @@ class XrtMovers : public MoverRunner {
     r.abort();
     if (other) other->abort();
     if (st == ERT_CMD_STATE_TIMEOUT)
-      throw DeviceError(std::string("xrt backend: ") + name + " did not finish in " +
-                        std::to_string(timeout_ms_) +
+      throw DeviceError(std::string("xrt backend: ") + name + " did not finish in " + std::to_string(timeout_ms_) +
                         " ms (the engine takes no frames while CTRL.ENABLE is 0)");
-    throw DeviceError(std::string("xrt backend: ") + name + " ended in state " +
-                      std::to_string(int(st)));
+    throw DeviceError(std::string("xrt backend: ") + name + " ended in state " + std::to_string(int(st)));
   }
 };
 
@@ -189,15 +180,13 @@ std::string check_movers(const ::xrt::xclbin& xclbin, const std::string& path) {
     have[i] = true;
     const auto ctl = k.get_cus().front().get_control_type();
     if (ctl != ::xrt::xclbin::ip::control_type::hs && ctl != ::xrt::xclbin::ip::control_type::chain)
-      throw DeviceError(
-          "kernel '" + std::string(names[i]) + "' in xclbin '" + path +
-          "' is not XRT-managed; the data movers are ap_ctrl_hs HLS kernels (hw/alveo/" + names[i] +
-          ".cpp)");
+      throw DeviceError("kernel '" + std::string(names[i]) + "' in xclbin '" + path +
+                        "' is not XRT-managed; the data movers are ap_ctrl_hs HLS kernels (hw/alveo/" + names[i] +
+                        ".cpp)");
   }
   if (have[0] != have[1])
-    throw DeviceError("xclbin '" + path + "' has " + (have[0] ? kMm2sKernel : kS2mmKernel) +
-                      " but not " + (have[0] ? kS2mmKernel : kMm2sKernel) +
-                      " (the data movers come as a pair)");
+    throw DeviceError("xclbin '" + path + "' has " + (have[0] ? kMm2sKernel : kS2mmKernel) + " but not " +
+                      (have[0] ? kS2mmKernel : kMm2sKernel) + " (the data movers come as a pair)");
   if (!have[0])
     return "xclbin '" + path + "' has no data movers (" + kMm2sKernel + ", " + kS2mmKernel +
            "): frames cannot be sent from the host";
@@ -216,8 +205,7 @@ static void check_xclbin_layout(const std::string& path) {
   if (buf.size() < sizeof(axlf)) bad("shorter than its header");
   axlf top;
   std::memcpy(&top, buf.data(), sizeof top);
-  if (top.m_header.m_length != buf.size())
-    bad("length field says " + std::to_string(top.m_header.m_length) + " bytes");
+  if (top.m_header.m_length != buf.size()) bad("length field says " + std::to_string(top.m_header.m_length) + " bytes");
   const uint64_t n = top.m_header.m_numSections;
   const uint64_t table_end = offsetof(axlf, m_sections) + n * sizeof(axlf_section_header);
   if (n == 0 || table_end > buf.size()) bad("section table outside the file");
@@ -248,8 +236,7 @@ XrtCard open_xrt_card(const std::string& xclbin_path, unsigned device_index, boo
   }
   bool has_kernel = false;
   for (const auto& k : xclbin.get_kernels()) has_kernel |= k.get_name() == kernel_name;
-  if (!has_kernel)
-    throw DeviceError("xclbin '" + xclbin_path + "' has no kernel '" + kernel_name + "'");
+  if (!has_kernel) throw DeviceError("xclbin '" + xclbin_path + "' has no kernel '" + kernel_name + "'");
   const std::string cu_name = engine_cu(xclbin, xclbin_path, kernel_name);
   XrtCard card;
   card.no_movers = check_movers(xclbin, xclbin_path);
@@ -258,20 +245,18 @@ XrtCard open_xrt_card(const std::string& xclbin_path, unsigned device_index, boo
   try {
     dev = ::xrt::device(device_index);
   } catch (const std::exception& e) {
-    throw DeviceError("no Alveo card " + std::to_string(device_index) +
-                      " (XRT: " + one_line(e.what()) + ")");
+    throw DeviceError("no Alveo card " + std::to_string(device_index) + " (XRT: " + one_line(e.what()) + ")");
   }
   ::xrt::uuid uuid;
   try {
     uuid = dev.load_xclbin(xclbin);
     // xrt::ip finds an IP by its full name ("flowsteer:flowsteer_1"), not by the kernel name
     ::xrt::ip ip(dev, uuid, cu_name);
-    card.bus = std::make_unique<XrtBus>(dev, uuid, ip,
-                                        "xrt device " + std::to_string(device_index) + " kernel " +
-                                            kernel_name + " (" + cu_name + ")");
+    card.bus = std::make_unique<XrtBus>(dev, uuid, ip, "xrt device " + std::to_string(device_index) + " kernel " +
+                                                           kernel_name + " (" + cu_name + ")");
   } catch (const std::exception& e) {
-    throw DeviceError("cannot load '" + xclbin_path + "' on card " + std::to_string(device_index) +
-                      ": " + one_line(e.what()));
+    throw DeviceError("cannot load '" + xclbin_path + "' on card " + std::to_string(device_index) + ": " +
+                      one_line(e.what()));
   }
   if (card.no_movers.empty()) card.movers = std::make_unique<XrtMovers>(dev, uuid, run_timeout_ms);
   return card;

@@ -71,9 +71,9 @@ class PortBus : public RegisterBus {
 class EnginePort {
  public:
   virtual ~EnginePort() = default;
-  virtual RegisterBus& bus() = 0;        // ordered after every frame sent before
-  virtual FramePort* frames() = 0;       // nullptr: no stream port (a card without movers)
-  virtual const char* kind() const = 0;  // "model", "verilator", "xrt", ...
+  virtual RegisterBus& bus() = 0;           // ordered after every frame sent before
+  virtual FramePort* frames() = 0;          // nullptr: no stream port (a card without movers)
+  virtual const char* kind() const = 0;     // "model", "verilator", "xrt", ...
   // Resets the engine behind the driver's back (a reset or a reload: the fault a runtime
   // must detect). DeviceError where the host cannot do it.
   virtual void reset_engine();

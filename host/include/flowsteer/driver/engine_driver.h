@@ -33,9 +33,9 @@ struct EngineSetup {
   nic::HashMode hash_mode = nic::HashMode::kToeplitzSymXor;
   hash::RssKey key = hash::microsoft_key();  // 40 or 52 bytes
   uint32_t jhash_seed = 0;
-  uint32_t lut_log2 = 7;               // LUT in use: lut[i] = i % num_rx_queues
-  uint64_t rps_flow_cnt = 256;         // every queue; rounded up like sysfs
-  uint64_t rps_sock_flow_entries = 0;  // 0 = nr_cpu_ids * rps_flow_cnt (rounded up)
+  uint32_t lut_log2 = 7;                     // LUT in use: lut[i] = i % num_rx_queues
+  uint64_t rps_flow_cnt = 256;               // every queue; rounded up like sysfs
+  uint64_t rps_sock_flow_entries = 0;        // 0 = nr_cpu_ids * rps_flow_cnt (rounded up)
   bool ntuple = true;
 };
 
@@ -112,15 +112,15 @@ class EngineDriver : public EngineControl {
   // num_rx_queues: -EINVAL.
   void set_rmap(uint32_t cpu, uint16_t queue) override;
 
-  uint64_t counter(uint32_t index);  // 64-bit CNT_LO/CNT_HI pair
-  uint32_t head(uint32_t cpu);       // reads HEAD
+  uint64_t counter(uint32_t index);                         // 64-bit CNT_LO/CNT_HI pair
+  uint32_t head(uint32_t cpu);  // reads HEAD
   // The head as this driver last moved or read it (none: not touched since configure).
   std::optional<uint32_t> processed_head(uint32_t cpu) const {
     return cpu < head_shadow_.size() ? head_shadow_[cpu] : std::nullopt;
   }
   uint32_t tail(uint32_t cpu);
   std::optional<engine::FilterHit> filter_lookup(const FlowTuple& t);  // FLT LOOKUP
-  uint32_t filter_count();                                             // FLT_COUNT
+  uint32_t filter_count();                                              // FLT_COUNT
   uint64_t rps_flow_cnt(uint32_t queue);  // table size of a queue (0: none)
   uint64_t rps_sock_flow_entries() const { return sock_size_; }
   uint32_t rps_cpu_mask() const { return rps_cpu_mask_; }
@@ -163,8 +163,8 @@ class EngineDriver : public EngineControl {
   // What restore() re-applies.
   EngineSetup setup_;
   bool configured_ = false;
-  std::vector<uint64_t> flow_cnt_;               // per queue, as last written (sysfs value)
-  uint64_t sock_entries_ = 0;                    // as last written (sysctl value)
+  std::vector<uint64_t> flow_cnt_;  // per queue, as last written (sysfs value)
+  uint64_t sock_entries_ = 0;       // as last written (sysctl value)
   std::vector<std::vector<uint16_t>> rps_maps_;  // per queue, as last written
   uint32_t owner_ = 0;
 };

@@ -66,7 +66,7 @@ class ModelEngineControl : public EngineControl {
   void set_rmap(uint32_t cpu, uint16_t queue) override { m_.set_rmap(cpu, queue); }
   uint32_t nr_cpu_ids() const override { return m_.kernel().nr_cpu_ids(); }
   uint32_t num_rx_queues() const override { return m_.kernel().num_rx_queues(); }
-  void check_errors() override {}                     // model commands complete at once: never busy
+  void check_errors() override {}  // model commands complete at once: never busy
   bool engine_was_reset() override { return false; }  // the host owns this model object
   void restore() override {}
 
@@ -115,9 +115,7 @@ class ArfsRuntime {
   void set_features_ntuple(bool on);
   // CPU hot-plug: cpu_online changes, the rmap is re-applied (ice_set_cpu_rx_rmap).
   size_t set_cpu_online(uint32_t cpu, bool on);
-  bool cpu_online(uint32_t cpu) const {
-    return cpu < online_.size() ? online_[cpu] : cpu < eng_.nr_cpu_ids();
-  }
+  bool cpu_online(uint32_t cpu) const { return cpu < online_.size() ? online_[cpu] : cpu < eng_.nr_cpu_ids(); }
   uint16_t rmap(uint32_t cpu) const;  // the queue the runtime mapped `cpu` to
 
   // The engine reset or reloaded behind our back: the knobs re-applied (restore), the
@@ -152,13 +150,13 @@ class ArfsRuntime {
   bool served(uint16_t queue) const;     // an online CPU maps to it
 
   EngineControl& eng_;
-  std::vector<std::vector<RuntimeEntry>> buckets_;  // by hash & 1023, [0] = newest
-  std::unordered_map<uint32_t, uint32_t> by_id_;    // id -> bucket
+  std::vector<std::vector<RuntimeEntry>> buckets_;   // by hash & 1023, [0] = newest
+  std::unordered_map<uint32_t, uint32_t> by_id_;     // id -> bucket
   uint64_t add_ = 0, del_ = 0, delete_errors_ = 0, resets_ = 0;
   int32_t active_cnt_[kFlowTypeCount] = {0, 0, 0, 0};
   bool active_ = true;
-  std::vector<bool> online_;    // empty: every CPU < nr_cpu_ids online
-  std::vector<uint16_t> rmap_;  // empty: the 1:1 default the driver configured
+  std::vector<bool> online_;     // empty: every CPU < nr_cpu_ids online
+  std::vector<uint16_t> rmap_;   // empty: the 1:1 default the driver configured
   std::function<void()> schedule_;
 };
 

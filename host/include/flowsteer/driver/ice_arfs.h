@@ -45,7 +45,7 @@ struct ArfsEntry {
   uint32_t flow_id = 0;
   uint64_t time_activated = 0;  // virtual ms (HZ = 1000), UDP only
   FltrState fltr_state = FltrState::kInactive;
-  uint64_t alloc_seq = 0;  // order of its devm_kzalloc among all entries built
+  uint64_t alloc_seq = 0;       // order of its devm_kzalloc among all entries built
 };
 
 // The seed experiment's counters, exactly where spec 7.9.2 puts them.
@@ -78,9 +78,9 @@ class IceArfs : public kernel::RxFlowSteer {
   IceArfs(const Options& opt, FdirWriter* hw);
 
   // Lifecycle (spec 7.1).
-  void ice_init_arfs();     // no-op when already active (newer ice)
-  void ice_clear_arfs();    // frees entries and lists, no per-entry HW delete
-  void ice_rebuild_arfs();  // clear + init: ids restart from 1
+  void ice_init_arfs();    // no-op when already active (newer ice)
+  void ice_clear_arfs();   // frees entries and lists, no per-entry HW delete
+  void ice_rebuild_arfs(); // clear + init: ids restart from 1
   bool active() const { return active_; }
 
   int ndo_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_index, uint32_t flow_id) override {
@@ -106,7 +106,7 @@ class IceArfs : public kernel::RxFlowSteer {
   int32_t active_fltr_cnt(FlowType t) const { return active_cnt_[static_cast<int>(t)]; }
   size_t num_entries() const { return live_; }
   uint64_t entries_built() const { return built_; }  // alloc_seq of the next entry
-  std::vector<EntryView> entries() const;            // bucket order, head first
+  std::vector<EntryView> entries() const;  // bucket order, head first
   const ArfsEntry* find(uint32_t fltr_id) const;
 
  private:

@@ -17,8 +17,8 @@
 namespace flowsteer::engine {
 
 struct EngineParams {
-  uint32_t cpus = 16;    // CPUs with state (nr_cpu_ids)
-  uint32_t queues = 16;  // RX queues (real_num_rx_queues)
+  uint32_t cpus = 16;              // CPUs with state (nr_cpu_ids)
+  uint32_t queues = 16;            // RX queues (real_num_rx_queues)
   uint32_t lut_size = 128;
   unsigned filter_bucket_bits = 8;
   unsigned filter_ways = 4;
@@ -34,14 +34,14 @@ using regs::steer_action_name;
 struct OutputRecord {
   nic::ParseClass cls = nic::ParseClass::kTruncated;
   uint32_t hash = 0;
-  bool hash_valid = false;  // hash != 0 (spec G4)
-  uint16_t queue = 0;       // arrival queue
+  bool hash_valid = false;     // hash != 0 (spec G4)
+  uint16_t queue = 0;          // arrival queue
   bool filter_hit = false;
-  uint32_t filter_id = 0;  // hit filter's id
-  int32_t cpu = -1;        // get_rps_cpu's CPU, -1 = none
+  uint32_t filter_id = 0;      // hit filter's id
+  int32_t cpu = -1;            // get_rps_cpu's CPU, -1 = none
   SteerAction action = SteerAction::kNone;
-  uint32_t steer_id = 0;  // kSteered: the id the driver returned
-  int32_t error = 0;      // kDriverError: the negative errno
+  uint32_t steer_id = 0;       // kSteered: the id the driver returned
+  int32_t error = 0;           // kDriverError: the negative errno
   bool operator==(const OutputRecord& o) const;
   bool operator!=(const OutputRecord& o) const { return !(*this == o); }
 };
@@ -107,9 +107,7 @@ class EngineModel : public kernel::RxFlowSteer {
   void filter_clear() { filters_.clear(); }
   const FilterEvent* peek_event() const { return events_.empty() ? nullptr : &events_.front(); }
   int32_t last_fltr_id() const { return last_fltr_id_; }
-  int set_rps_map(uint32_t q, const std::vector<uint16_t>& cpus) {
-    return kernel_.set_rps_map(q, cpus);
-  }
+  int set_rps_map(uint32_t q, const std::vector<uint16_t>& cpus) { return kernel_.set_rps_map(q, cpus); }
   void sock_record(uint32_t hash, uint32_t cpu) { kernel_.rps_record_sock_flow(hash, cpu); }
   bool sock_write(uint32_t index, uint32_t value) { return kernel_.write_sock_entry(index, value); }
   void head_add(uint32_t cpu, uint32_t n) { kernel_.input_queue_head_add(cpu, n); }

@@ -49,9 +49,9 @@ class EngineRegisterFile : public bus::RegisterBus {
 
   EngineCaps caps_;
   EngineModel model_;
-  std::vector<uint32_t> store_;     // RW register values by word address (64 KiB window)
-  std::vector<uint16_t> lut_;       // every implemented LUT entry
-  std::vector<uint16_t> rps_pool_;  // RPS_MAP_CPUS
+  std::vector<uint32_t> store_;       // RW register values by word address (64 KiB window)
+  std::vector<uint16_t> lut_;         // every implemented LUT entry
+  std::vector<uint16_t> rps_pool_;    // RPS_MAP_CPUS
   uint32_t flt_status_ = 0, flt_result_ = 0, exp_status_ = 0, err_status_ = 0;
   uint32_t cnt_hi_latch_ = 0;
   uint64_t refusals_seen_ = 0;

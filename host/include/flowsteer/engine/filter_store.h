@@ -49,8 +49,8 @@ class FilterStore {
     uint16_t queue = 0;
   };
   unsigned bucket_bits_, ways_;
-  std::vector<Slot> slots_;     // bucket * ways + way
-  std::vector<int32_t> where_;  // id -> slot index, -1 = free
+  std::vector<Slot> slots_;           // bucket * ways + way
+  std::vector<int32_t> where_;        // id -> slot index, -1 = free
   size_t live_ = 0;
 };
 

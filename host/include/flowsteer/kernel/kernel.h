@@ -45,15 +45,15 @@ class RpsMayExpireFlow {
 
 struct KernelConfig {
   uint32_t nr_cpu_ids = 4;
-  uint32_t num_rx_queues = 4;  // real_num_rx_queues
-  uint32_t max_cpus = 0;       // state kept for this many CPUs; 0 = nr_cpu_ids
-  uint32_t max_queues = 0;     // and queues; 0 = num_rx_queues (the engine's capacities)
+  uint32_t num_rx_queues = 4;      // real_num_rx_queues
+  uint32_t max_cpus = 0;           // state kept for this many CPUs; 0 = nr_cpu_ids
+  uint32_t max_queues = 0;         // and queues; 0 = num_rx_queues (the engine's capacities)
   Variant variant = Variant::kPatched;
   SlotMode slot_mode = SlotMode::kLog;
-  bool ntuple = true;           // NETIF_F_NTUPLE
-  bool has_rx_cpu_rmap = true;  // dev->rx_cpu_rmap present
-  std::vector<uint16_t> rmap;   // RX queue per CPU; empty = cpu % num_rx_queues
-  uint32_t max_backlog = 0;     // netdev_max_backlog; 0 = never drop (spec 5)
+  bool ntuple = true;              // NETIF_F_NTUPLE
+  bool has_rx_cpu_rmap = true;     // dev->rx_cpu_rmap present
+  std::vector<uint16_t> rmap;      // RX queue per CPU; empty = cpu % num_rx_queues
+  uint32_t max_backlog = 0;        // netdev_max_backlog; 0 = never drop (spec 5)
 
   static KernelConfig sized(uint32_t cpus, uint32_t queues, Variant v, SlotMode m) {
     KernelConfig c;
@@ -93,14 +93,14 @@ struct SteerCall {
 
 // Everything one skb did to the kernel plane.
 struct RxDecision {
-  int cpu = -1;    // get_rps_cpu's return value
-  RflowRef rflow;  // slot whose last_qtail the enqueue writes
+  int cpu = -1;                 // get_rps_cpu's return value
+  RflowRef rflow;               // slot whose last_qtail the enqueue writes
   SetRpsCpuPath path = SetRpsCpuPath::kNotCalled;
   GateRow gate = GateRow::kNotEvaluated;
   SteerCall steer;
   bool enqueued = false;
-  bool dropped = false;  // backlog full (spec 5): nothing advanced
-  uint32_t tail = 0;     // input_queue_tail of the chosen CPU after the enqueue
+  bool dropped = false;         // backlog full (spec 5): nothing advanced
+  uint32_t tail = 0;            // input_queue_tail of the chosen CPU after the enqueue
 };
 
 class Kernel : public RpsMayExpireFlow {
@@ -192,8 +192,8 @@ class Kernel : public RpsMayExpireFlow {
   std::unique_ptr<rps_sock_flow_table> sock_;
   uint32_t rps_cpu_mask_ = 0;
   bool rps_needed_ = true;
-  std::vector<uint32_t> head_;  // softnet_data.input_queue_head
-  std::vector<uint32_t> tail_;  // softnet_data.input_queue_tail
+  std::vector<uint32_t> head_;   // softnet_data.input_queue_head
+  std::vector<uint32_t> tail_;   // softnet_data.input_queue_tail
   RxFlowSteer* driver_ = nullptr;
 };
 

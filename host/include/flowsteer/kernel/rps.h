@@ -11,7 +11,7 @@ namespace flowsteer::kernel {
 
 inline constexpr uint16_t RPS_NO_CPU = 0xFFFF;
 inline constexpr uint16_t RPS_NO_FILTER = 0xFFFF;
-inline constexpr uint32_t kActivityFactor = 10;  // window = 10 * table size
+inline constexpr uint32_t kActivityFactor = 10;        // window = 10 * table size
 inline constexpr uint32_t kMaxSockFlowEntries = 1u << 29;
 // Largest rps_flow_cnt the model allocates (the kernel allows up to 2^32 slots on 64-bit).
 inline constexpr uint64_t kModelMaxFlowCnt = 1ull << 26;
@@ -28,11 +28,11 @@ struct rps_dev_flow {
   uint16_t cpu = RPS_NO_CPU;
   uint16_t filter = RPS_NO_FILTER;  // initialised in both variants (spec 1.1 known divergence)
   uint32_t last_qtail = 0;
-  uint32_t hash = 0;  // PATCH1 only; written on a successful steer
+  uint32_t hash = 0;                // PATCH1 only; written on a successful steer
 };
 
 struct rps_dev_flow_table {
-  uint8_t log = 0;                                                   // size = 1 << log
+  uint8_t log = 0;                  // size = 1 << log
   std::vector<rps_dev_flow, HugePageAllocator<rps_dev_flow>> flows;  // read at random per packet
 
   uint32_t size() const { return uint32_t(flows.size()); }

@@ -14,17 +14,17 @@ namespace flowsteer::nic {
 
 struct RxResult {
   ParsedFrame parsed;
-  uint32_t hash = 0;  // Rss::hash; 0 = no hash (spec G4)
+  uint32_t hash = 0;        // Rss::hash; 0 = no hash (spec G4)
   bool filter_hit = false;
-  uint32_t fd_id = 0;  // the hit filter's id; 0 on a miss
-  uint16_t queue = 0;  // arrival RX queue
+  uint32_t fd_id = 0;       // the hit filter's id; 0 on a miss
+  uint16_t queue = 0;       // arrival RX queue
 };
 
 struct NicCounters {
   uint64_t packets = 0;
   uint64_t filter_hits = 0;
-  uint64_t no_hash = 0;                               // packets with hash 0
-  std::array<uint64_t, kParseClassCount> by_class{};  // indexed by ParseClass value
+  uint64_t no_hash = 0;                                // packets with hash 0
+  std::array<uint64_t, kParseClassCount> by_class{};   // indexed by ParseClass value
 };
 
 class Nic {

@@ -73,13 +73,13 @@ inline constexpr int kMaxIpv6ExtHeaders = 2;
 
 struct ParsedFrame {
   ParseClass cls = ParseClass::kTruncated;
-  FlowTuple tuple;         // family 0 for kNonIp/kTruncated/kMalformed/kUnsupported
-  uint8_t vlan_tags = 0;   // 802.1Q / 802.1ad tags skipped (0..2)
-  uint16_t l3_offset = 0;  // offset of the IP header
-  uint16_t l4_offset = 0;  // offset of the TCP/UDP header when ports are valid, else 0
+  FlowTuple tuple;          // family 0 for kNonIp/kTruncated/kMalformed/kUnsupported
+  uint8_t vlan_tags = 0;    // 802.1Q / 802.1ad tags skipped (0..2)
+  uint16_t l3_offset = 0;   // offset of the IP header
+  uint16_t l4_offset = 0;   // offset of the TCP/UDP header when ports are valid, else 0
 
-  bool has_ports() const;  // TCP/UDP, not a fragment
-  bool is_ip() const;      // addresses valid
+  bool has_ports() const;   // TCP/UDP, not a fragment
+  bool is_ip() const;       // addresses valid
 };
 
 // Never reads past len or past kHeaderWindow; never throws.

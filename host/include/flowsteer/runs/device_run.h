@@ -20,18 +20,11 @@ namespace flowsteer::runs {
 // fault: the engine reset behind the runtime's back (kEngineReset, detected and rebuilt at
 // the start of the next millisecond, before its frames).
 struct KnobChange {
-  enum class Kind : uint8_t {
-    kNtuple,
-    kCpuOnline,
-    kRpsFlowCnt,
-    kSockFlowEntries,
-    kEngineReset,
-    kRpsCpus
-  };
+  enum class Kind : uint8_t { kNtuple, kCpuOnline, kRpsFlowCnt, kSockFlowEntries, kEngineReset, kRpsCpus };
   uint64_t at_ms = 0;  // applied after the work of this millisecond
   Kind kind = Kind::kNtuple;
-  uint32_t index = 0;          // CPU (kCpuOnline) or RX queue (kRpsFlowCnt, kRpsCpus)
-  uint64_t value = 0;          // on/off, rps_flow_cnt, rps_sock_flow_entries
+  uint32_t index = 0;  // CPU (kCpuOnline) or RX queue (kRpsFlowCnt, kRpsCpus)
+  uint64_t value = 0;  // on/off, rps_flow_cnt, rps_sock_flow_entries
   std::vector<uint32_t> mask;  // rps_cpus: 32-bit groups, group 0 = CPUs 0-31
 };
 
@@ -44,7 +37,7 @@ struct DeviceWorkload {
                                   // runtime keeps running, so UDP filters expire (spec 7.3)
   uint32_t service_period_ms = 1000;
   uint64_t seed = 1;
-  std::string pcap;  // non-empty: the frames of this Ethernet capture instead
+  std::string pcap;               // non-empty: the frames of this Ethernet capture instead
   // Frames per drain within a millisecond (0: all of them). No register access comes
   // between two drains of one millisecond, so the total order, and every result, is the
   // same for any value; only the pipeline's occupancy changes.
@@ -60,9 +53,9 @@ struct DeviceWorkload {
 // A filter the runtime lists, read back from the engine with FLT LOOKUP of its tuple.
 struct FilterRow {
   FlowTuple tuple;
-  uint32_t id = 0;  // the runtime's entry
+  uint32_t id = 0;          // the runtime's entry
   uint16_t queue = 0;
-  bool found = false;  // the engine's answer
+  bool found = false;       // the engine's answer
   uint32_t engine_id = 0;
   uint16_t engine_queue = 0;
   driver::FltrState state = driver::FltrState::kInactive;  // the runtime's entry state
@@ -83,31 +76,30 @@ struct ChangeSnapshot {
   uint64_t steer_c = 0;
   size_t removed = 0;  // filters the change made the runtime delete
   bool operator==(const ChangeSnapshot& o) const {
-    return at_ms == o.at_ms && arfs_active == o.arfs_active &&
-           runtime_entries == o.runtime_entries && filter_count == o.filter_count &&
-           steer_c == o.steer_c && removed == o.removed;
+    return at_ms == o.at_ms && arfs_active == o.arfs_active && runtime_entries == o.runtime_entries &&
+           filter_count == o.filter_count && steer_c == o.steer_c && removed == o.removed;
   }
 };
 
 struct DeviceReport {
-  std::string backend;                  // the bus's describe()
-  std::string kind;                     // model | verilator | xrt | ...
-  std::vector<uint64_t> counters;       // CNT_* by index (register map enum counter)
-  driver::ArfsCounters runtime;         // Steer-C (engine), Steer-L (0), Add, Del
-  std::vector<uint64_t> queue_packets;  // frames per arrival queue (from the records)
-  std::vector<uint64_t> cpu_packets;    // frames enqueued per CPU (tail advance in the run)
-  uint64_t frames = 0;                  // frames sent
+  std::string backend;                   // the bus's describe()
+  std::string kind;                      // model | verilator | xrt | ...
+  std::vector<uint64_t> counters;        // CNT_* by index (register map enum counter)
+  driver::ArfsCounters runtime;          // Steer-C (engine), Steer-L (0), Add, Del
+  std::vector<uint64_t> queue_packets;   // frames per arrival queue (from the records)
+  std::vector<uint64_t> cpu_packets;     // frames enqueued per CPU (tail advance in the run)
+  uint64_t frames = 0;                   // frames sent
   uint64_t syncs = 0;
-  uint64_t sock_writes = 0;    // rps_record_sock_flow stores that changed an entry
-  uint64_t delete_errors = 0;  // runtime deletes the engine refused
-  uint64_t engine_resets = 0;  // resets the runtime detected and rebuilt after
+  uint64_t sock_writes = 0;              // rps_record_sock_flow stores that changed an entry
+  uint64_t delete_errors = 0;            // runtime deletes the engine refused
+  uint64_t engine_resets = 0;            // resets the runtime detected and rebuilt after
   uint64_t register_accesses = 0;
   size_t runtime_entries = 0;
-  uint32_t filter_count = 0;       // FLT_COUNT at the end
-  std::vector<FilterRow> filters;  // every runtime entry, bucket order
+  uint32_t filter_count = 0;             // FLT_COUNT at the end
+  std::vector<FilterRow> filters;        // every runtime entry, bucket order
   int32_t active_fltr_cnt[driver::kFlowTypeCount] = {0, 0, 0, 0};  // by driver::FlowType
-  bool arfs_active = false;                                        // ice_is_arfs_active at the end
-  std::vector<ChangeSnapshot> changes;                             // one per workload change
+  bool arfs_active = false;               // ice_is_arfs_active at the end
+  std::vector<ChangeSnapshot> changes;    // one per workload change
   // The knobs at the end, as the kernel's files name them (path, value).
   std::vector<std::pair<std::string, std::string>> knobs;
   double wall_s = 0;
@@ -122,8 +114,7 @@ struct DeviceReport {
 // the same total order. Without one (a card): the runtime keeps the filters of live
 // traffic for duration_s of wall time. Throws driver::KnobError / std::invalid_argument for
 // a bad setup, std::runtime_error for an unreadable pcap, bus::DeviceError.
-DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& setup,
-                        const DeviceWorkload& w);
+DeviceReport run_device(device::EnginePort& port, const driver::EngineSetup& setup, const DeviceWorkload& w);
 
 // The same over a bus and a per-frame function (nullptr: no frame port).
 // The sink returns false when the engine did not take the frame, else fills its record.

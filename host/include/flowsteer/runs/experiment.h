@@ -28,12 +28,12 @@ struct RunKind {
 };
 
 struct ExperimentConfig {
-  system::SystemConfig base;  // rps_flow_cnt, variant and engine are set per run
+  system::SystemConfig base;                       // rps_flow_cnt, variant and engine are set per run
   std::vector<uint32_t> sizes = {256, 512, 1024, 2048, 4096, 8192, 16384, 32768};
   std::vector<RunKind> kinds = {{kernel::Variant::kOriginal, false},
                                 {kernel::Variant::kPatched, false},
                                 {kernel::Variant::kPatched, true}};
-  unsigned threads = 0;  // 0 = hardware concurrency
+  unsigned threads = 0;                    // 0 = hardware concurrency
 };
 
 struct ShapeCheck {
@@ -44,7 +44,7 @@ struct ShapeCheck {
 
 struct ExperimentResult {
   ExperimentConfig cfg;
-  std::vector<system::SystemResult> runs;  // sizes x kinds, in that order
+  std::vector<system::SystemResult> runs;          // sizes x kinds, in that order
   std::vector<ShapeCheck> checks;
   const system::SystemResult* find(uint32_t size, kernel::Variant v, bool engine = false) const;
   bool shape_ok() const;

@@ -37,8 +37,8 @@ struct Direction {
 };
 
 struct ConnectionSummary {
-  FlowTuple key;     // canonical endpoint order, so both directions meet here
-  Direction ab, ba;  // ab: packets whose source is key.src
+  FlowTuple key;            // canonical endpoint order, so both directions meet here
+  Direction ab, ba;         // ab: packets whose source is key.src
   uint64_t steers = 0, skips = 0, driver_errors = 0;
   uint32_t app_cpu = 0;
 };
@@ -67,10 +67,10 @@ class ReplayEngine {
   // The backlogs of `cpus` (those a record enqueued on since the last call) were processed:
   // their heads catch up with their tails. Only they moved, so only they cost register work.
   virtual void backlogs_processed(const std::vector<uint32_t>& cpus) = 0;
-  virtual void service(uint64_t now_ms) = 0;                  // the runtime's sync pass
-  virtual void take_events(uint64_t now_ms) = 0;              // the runtime takes new engine events
+  virtual void service(uint64_t now_ms) = 0;          // the runtime's sync pass
+  virtual void take_events(uint64_t now_ms) = 0;      // the runtime takes new engine events
   virtual void sock_record(uint32_t hash, uint32_t cpu) = 0;  // the app read on `cpu`
-  virtual void finish(ReplayResult& r) = 0;                   // counters and end state into r
+  virtual void finish(ReplayResult& r) = 0;           // counters and end state into r
 };
 
 // One frame of a capture: its time stamp in ms, the captured bytes and the wire length.
@@ -81,8 +81,7 @@ struct PcapFrame {
 };
 // Calls `frame` for every frame of an Ethernet pcap, in file order (libpcap). Throws
 // std::runtime_error with one line on an unreadable file or a non-Ethernet capture.
-void for_each_pcap_frame(const std::string& path,
-                         const std::function<void(const PcapFrame&)>& frame);
+void for_each_pcap_frame(const std::string& path, const std::function<void(const PcapFrame&)>& frame);
 
 // Throws std::runtime_error with one line on an unreadable file or a non-Ethernet capture.
 ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg);
@@ -95,8 +94,7 @@ ReplayResult replay_pcap(const std::string& path, const ReplayConfig& cfg, Repla
 driver::EngineSetup replay_setup(const ReplayConfig& cfg);
 // The golden register model with `caps` behind the register-level driver, configured by
 // replay_setup(cfg); throws driver::KnobError (one line) for a setup the caps cannot hold.
-std::unique_ptr<ReplayEngine> make_model_replay_engine(const ReplayConfig& cfg,
-                                                       const engine::EngineCaps& caps);
+std::unique_ptr<ReplayEngine> make_model_replay_engine(const ReplayConfig& cfg, const engine::EngineCaps& caps);
 // Counters and end state read through the driver (any register backend).
 void read_driver_counters(driver::EngineDriver& drv, driver::ArfsRuntime& rt, ReplayResult& r);
 // The first difference between two summaries (connection order, then per connection), or "".

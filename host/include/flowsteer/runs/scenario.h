@@ -52,8 +52,8 @@ class ScenarioError : public std::runtime_error {
 // config: every field optional at parse time; the runner applies the defaults on the first
 // config and checks that a later config changes nothing but rps_flow_cnt.
 struct ConfigEvent {
-  std::optional<uint32_t> cpus;    // nr_cpu_ids
-  std::optional<uint32_t> queues;  // real_num_rx_queues
+  std::optional<uint32_t> cpus;                 // nr_cpu_ids
+  std::optional<uint32_t> queues;               // real_num_rx_queues
   std::optional<kernel::Variant> variant;
   std::optional<kernel::SlotMode> slot;
   std::optional<driver::MatchMode> match;
@@ -61,7 +61,7 @@ struct ConfigEvent {
   std::optional<std::vector<uint64_t>> rps_flow_cnt;
   bool rps_flow_cnt_broadcast = false;
   std::optional<uint64_t> sock_flow_entries;
-  std::optional<std::vector<uint16_t>> rmap;  // queue per CPU
+  std::optional<std::vector<uint16_t>> rmap;    // queue per CPU
   std::optional<bool> ntuple;
 };
 
@@ -72,38 +72,25 @@ struct ScenarioConfig {
   kernel::Variant variant = kernel::Variant::kPatched;
   kernel::SlotMode slot = kernel::SlotMode::kLog;
   driver::MatchMode match = driver::MatchMode::kTuple;
-  std::vector<uint64_t> rps_flow_cnt;  // per queue; 0 = no table
+  std::vector<uint64_t> rps_flow_cnt;           // per queue; 0 = no table
   uint64_t sock_flow_entries = 0;
-  std::vector<uint16_t> rmap;  // per CPU (cpu % queues by default)
+  std::vector<uint16_t> rmap;                   // per CPU (cpu % queues by default)
   bool ntuple = true;
 };
 
-struct RecordEvent {
-  uint32_t hash = 0;
-  uint32_t cpu = 0;
-};
+struct RecordEvent { uint32_t hash = 0; uint32_t cpu = 0; };
 struct PacketEvent {
-  int32_t rxq = -1;  // recorded RX queue; -1 = none ("rxq": null)
+  int32_t rxq = -1;         // recorded RX queue; -1 = none ("rxq": null)
   uint32_t hash = 0;
   FlowTuple flow;
   bool encap = false;
   bool frag = false;
 };
-struct DrainEvent {
-  uint32_t cpu = 0;
-};
-struct HeadAddEvent {
-  uint32_t cpu = 0;
-  uint32_t n = 0;
-};
-struct OnlineEvent {
-  uint32_t cpu = 0;
-  bool state = true;
-};
+struct DrainEvent { uint32_t cpu = 0; };
+struct HeadAddEvent { uint32_t cpu = 0; uint32_t n = 0; };
+struct OnlineEvent { uint32_t cpu = 0; bool state = true; };
 struct SyncEvent {};
-struct TimeEvent {
-  uint64_t advance_ms = 0;
-};
+struct TimeEvent { uint64_t advance_ms = 0; };
 struct DumpEvent {};
 
 using Event = std::variant<ConfigEvent, RecordEvent, PacketEvent, DrainEvent, HeadAddEvent,
@@ -126,7 +113,7 @@ struct EntryState {
   int32_t q_index = 0;
   driver::FltrState state = driver::FltrState::kInactive;
   uint32_t bucket = 0;
-  uint32_t position = 0;  // 0 = head of the bucket
+  uint32_t position = 0;    // 0 = head of the bucket
 };
 struct DumpState {
   std::vector<SlotState> slots;     // every slot whose cpu or filter is set

@@ -17,9 +17,8 @@ void check_xclbin_file(const std::string& path);
 // Opens card `device_index`, loads the xclbin and returns the register window of the
 // engine kernel `kernel_name` (xrt::ip). Throws DeviceError with one line on any failure
 // (XRT missing at run time, no card, bad xclbin, kernel not in it). Built only with XRT.
-std::unique_ptr<bus::RegisterBus> open_xrt(const std::string& xclbin_path,
-                                           unsigned device_index = 0,
-                                           const std::string& kernel_name = "flowsteer");
+std::unique_ptr<bus::RegisterBus> open_xrt(const std::string& xclbin_path, unsigned device_index = 0,
+                                      const std::string& kernel_name = "flowsteer");
 
 // The data movers' kernels in the xclbin (hw/alveo/README.md "Streams and data movers").
 inline constexpr const char* kMm2sKernel = "fs_mm2s";
@@ -35,9 +34,8 @@ struct XrtCard {
 // As open_xrt; with `need_movers` an xclbin without both movers is refused before the card is
 // opened. A mover that is present but not XRT-managed (ap_ctrl_hs/chain) is always refused.
 // `run_timeout_ms` bounds each mover run (a frame the engine does not take stops fs_mm2s).
-XrtCard open_xrt_card(const std::string& xclbin_path, unsigned device_index = 0,
-                      bool need_movers = false, unsigned run_timeout_ms = 10000,
-                      const std::string& kernel_name = "flowsteer");
+XrtCard open_xrt_card(const std::string& xclbin_path, unsigned device_index = 0, bool need_movers = false,
+                      unsigned run_timeout_ms = 10000, const std::string& kernel_name = "flowsteer");
 bool xrt_available();  // false when flowsteer was built without libxrt
 
 }  // namespace flowsteer::xrt
