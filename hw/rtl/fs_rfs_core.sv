@@ -55,9 +55,8 @@
 // taken with packets ahead of it in A-C and runs the next clock, its write held in a
 // one-entry buffer until the last of them is in D (below). A sock-table write or HEAD_ADD
 // lets a packet in during its EXEC clock (that packet reads the sock entry and head after
-// the write). Table (re)size is a
-// counted clear, one slot per clock (2^log clocks) with the core stalled; stat_cmd_stall
-// counts the clocks a packet waited. Argument checks are registered at the command
+// the write). Table (re)size is a counted clear, one slot per clock (2^log clocks) with the
+// core stalled; stat_cmd_stall counts the clocks a packet waited. Argument checks are registered at the command
 // handshake (MAY_EXPIRE's flow_id bound at EXEC); MAY_EXPIRE reads the slot, then compares
 // against the window in a second clock (CS_MX, CS_MX2).
 // Command/packet total order = the order of the handshakes.
