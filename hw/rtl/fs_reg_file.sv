@@ -173,6 +173,10 @@ localparam integer CL = (CPU_LOG2 > 0) ? CPU_LOG2 : 1;       // shadow RAM addre
 localparam integer QL = (QUEUE_LOG2 > 0) ? QUEUE_LOG2 : 1;
 localparam integer PL = (RPS_POOL_LOG2 > 0) ? RPS_POOL_LOG2 : 1;
 localparam integer SWEEP_W = 18;                              // init sweep counter
+// the sweep covers every shadow RAM and the LUT
+localparam integer SWEEP_A = (CPUS > QUEUES) ? CPUS : QUEUES;
+localparam integer SWEEP_B = (POOL > LUT_DEPTH) ? POOL : LUT_DEPTH;
+localparam integer SWEEP_END = (SWEEP_A > SWEEP_B) ? SWEEP_A : SWEEP_B;
 localparam [4:0] LUT_CFG_RESET = (LUT_LOG2 < 11) ? 5'(LUT_LOG2) : 5'd11;
 localparam bit EN = (ENGINE != 0);
 
@@ -256,6 +260,7 @@ logic [31:0] tx_data_reg;
 logic [3:0] tx_strb_reg;
 logic tx_err_reg;                         // answer SLVERR
 logic [SWEEP_W-1:0] sweep_reg = '0;
+logic sweep_end_reg = 1'b0;               // sweep_reg >= SWEEP_END (a flag: LUT depth)
 
 wire [13:0] wa = tx_addr_reg[15:2];       // word address of the transaction
 
@@ -648,9 +653,7 @@ logic wv_held_reg = 1'b0;                // ST_WV for a clock already: wv and wr
 always_comb begin
     flt_op_w = tx_data_reg[FS_FLT_CMD_OP_LSB +: FS_FLT_CMD_OP_WIDTH];
     // the shadows are clear: the init list brings fs_rfs_core to the reset state
-    init_done = st_reg == ST_INIT && EN && 32'(sweep_reg) >= 32'(CPUS) &&
-                32'(sweep_reg) >= 32'(QUEUES) && 32'(sweep_reg) >= 32'(POOL) &&
-                32'(sweep_reg) >= 32'(LUT_DEPTH);
+    init_done = st_reg == ST_INIT && EN && sweep_end_reg;
     // the access's command list, or a CPU_ONLINE word (a write that stores)
     list_go = EN && rd_ok_reg && !(tx_wr_reg && wr_bad) && l_n != 3'd0;
     exec_list = st_reg == ST_EXEC && list_go;
@@ -701,6 +704,7 @@ always_ff @(posedge clk) begin
         ST_INIT: begin
             // ENGINE: zero the shadow RAMs, then bring the RFS core to the reset state
             sweep_reg <= sweep_reg + SWEEP_W'(1);
+            if (32'(sweep_reg) == 32'(SWEEP_END - 1)) sweep_end_reg <= 1'b1;
             sh_wr_data <= 32'd0;
             sh_wr_rmap <= EN;
             sh_wr_fcnt <= EN;
@@ -940,6 +944,7 @@ always_ff @(posedge clk) begin
         st_reg <= ST_INIT;
         init_seq_reg <= 1'b0;
         sweep_reg <= '0;
+        sweep_end_reg <= 1'b0;
         ctrl_reg <= FS_CTRL_RESET;
         err_reg <= FS_ERR_STATUS_RESET;
         evt_ovf_pend_reg <= 1'b0;

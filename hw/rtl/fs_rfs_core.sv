@@ -57,8 +57,9 @@
 // lets a packet in during its EXEC clock (that packet reads the sock entry and head after
 // the write). Table (re)size is a counted clear, one slot per clock (2^log clocks) with the
 // core stalled; stat_cmd_stall counts the clocks a packet waited. Argument checks are registered at the command
-// handshake (MAY_EXPIRE's flow_id bound at EXEC); MAY_EXPIRE reads the slot, then compares
-// against the window in a second clock (CS_MX, CS_MX2).
+// handshake (MAY_EXPIRE's flow_id bound at EXEC); MAY_EXPIRE reads the slot into a register
+// (CS_MX: the RAM's output mux alone in that clock), checks it (CS_MX1) and compares against
+// the window (CS_MX2).
 // Command/packet total order = the order of the handshakes.
 module fs_rfs_core #(
     // CPUs with backlog state (nr_cpu_ids is a runtime value <= NUM_CPUS)
@@ -317,7 +318,7 @@ fs_ram_sdp #(.DATA_WIDTH(16), .ADDR_WIDTH(PL)) pool_ram (
 
 // ---------------------------------------------------------------- command state
 localparam [2:0] CS_IDLE = 3'd0, CS_EXEC = 3'd1, CS_CLEAR_Q = 3'd2, CS_CLEAR_S = 3'd3,
-                 CS_MX = 3'd4, CS_SR = 3'd5, CS_MX2 = 3'd6;
+                 CS_MX = 3'd4, CS_SR = 3'd5, CS_MX2 = 3'd6, CS_MX1 = 3'd7;
 logic [2:0] cs_reg = CS_IDLE;
 logic [4:0] cmd_op_reg;
 logic [AW-1:0] cmd_addr_reg;                      // cpu or queue (range checked at the handshake)
@@ -325,6 +326,7 @@ logic [31:0] cmd_data0_reg, cmd_data1_reg;
 logic [29:0] clr_cnt_reg;
 logic [29:0] clr_last_reg;                         // clear sweep length - 1
 logic [15:0] cpu_mask_pre_reg = 16'd0;             // roundup_pow_of_two(nr_cpu_ids) - 1
+logic [63:0] mx_view_reg;                          // MAY_EXPIRE: the slot's cpu, filter, last_qtail
 logic mx_pre_reg;                                  // MAY_EXPIRE: all but the window compare
 logic [31:0] mx_diff_reg, mx_win_reg;              // MAY_EXPIRE: head - last_qtail, window
 logic rsp_valid_reg = 1'b0;
@@ -833,7 +835,7 @@ always_comb begin
     k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 8);
     k_cpu_mask_new = k_nr_m1;
     // rps_may_expire_flow (spec 4.2): keep = table, flow_id < size, filter matches, active
-    k_mx_view = ram1_rd_data[95:32];
+    k_mx_view = mx_view_reg;
     // (the window compare runs in the next clock, CS_MX2)
     k_mx_pre = k_mx_idx_ok &&
                k_mx_view[47:32] == cmd_data1_reg[15:0] &&
@@ -1205,7 +1207,7 @@ always_ff @(posedge clk) begin
                     end
                 end
                 OP_MAY_EXPIRE: begin
-                    // slot read issued this clock (port 1), answered two clocks later
+                    // slot read issued this clock (port 1), answered three clocks later
                     cs_reg <= CS_MX;
                     rsp_valid_reg <= 1'b0;
                 end
@@ -1266,6 +1268,10 @@ always_ff @(posedge clk) begin
             end
         end
         CS_MX: begin
+            cs_reg <= CS_MX1;
+            mx_view_reg <= ram1_rd_data[95:32];
+        end
+        CS_MX1: begin
             cs_reg <= CS_MX2;
             mx_pre_reg <= k_mx_pre;
             mx_diff_reg <= head_reg[CW'(k_mx_view[63:48])] - k_mx_view[31:0];
