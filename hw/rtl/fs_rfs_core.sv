@@ -775,7 +775,6 @@ logic [QW-1:0] k_q;
 logic [31:0] k_sock_val;
 logic [15:0] k_cpu_mask_new;
 logic [15:0] k_nr_m1;
-logic [63:0] k_mx_view;               // cpu, filter, last_qtail
 logic k_mx_pre;
 logic k_sock_idx_ok, k_pool_idx_ok, k_map_ok, k_nr_ok, k_rmap_q_ok, k_mx_idx_ok;
 
@@ -835,11 +834,10 @@ always_comb begin
     k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 8);
     k_cpu_mask_new = k_nr_m1;
     // rps_may_expire_flow (spec 4.2): keep = table, flow_id < size, filter matches, active
-    k_mx_view = mx_view_reg;
     // (the window compare runs in the next clock, CS_MX2)
     k_mx_pre = k_mx_idx_ok &&
-               k_mx_view[47:32] == cmd_data1_reg[15:0] &&
-               k_mx_view[63:48] < nr_cpu_ids_reg;
+               mx_view_reg[47:32] == cmd_data1_reg[15:0] &&
+               mx_view_reg[63:48] < nr_cpu_ids_reg;
 end
 
 // ---------------------------------------------------------------- slot/sock RAM writes
@@ -1274,7 +1272,7 @@ always_ff @(posedge clk) begin
         CS_MX1: begin
             cs_reg <= CS_MX2;
             mx_pre_reg <= k_mx_pre;
-            mx_diff_reg <= head_reg[CW'(k_mx_view[63:48])] - k_mx_view[31:0];
+            mx_diff_reg <= head_reg[CW'(mx_view_reg[63:48])] - mx_view_reg[31:0];
             mx_win_reg <= window_of(tbl_log_reg[k_q], mask_mode_reg);
         end
         CS_MX2: begin
