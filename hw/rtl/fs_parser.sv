@@ -294,11 +294,16 @@ always_ff @(posedge clk) begin
         st_done_reg[0] <= 1'b1;
         st_cls_reg[4*0 +: 4] <= s2_cls_reg;
         st_ipv6_reg[0] <= s2_v6_reg;
-        st_proto_reg[8*0 +: 8] <= 8'd0;
-        st_nh_reg[8*0 +: 8] <= 8'd0;
-        st_src_reg[128*0 +: 128] <= 128'd0;
-        st_dst_reg[128*0 +: 128] <= 128'd0;
-        st_off_reg[13*0 +: 13] <= 13'd0;
+        // the tuple fields are written whatever the checks say: a failed check gives a
+        // non-IP class, whose tuple stage 7 clears, and the walk reads nh and off only when
+        // done is clear (so no field waits for the checks' priority chain)
+        st_proto_reg[8*0 +: 8] <= s2_v4_reg ? `FS_IPH(9) : 8'd0;
+        st_nh_reg[8*0 +: 8] <= s2_v4_reg ? `FS_IPH(9) : `FS_IPH(6);
+        st_src_reg[128*0 +: 128] <= s2_v4_reg ? {`FS_IPH(12), `FS_IPH(13), `FS_IPH(14), `FS_IPH(15), 96'd0}
+                                              : iph[8*40-8*8-1 -: 128];
+        st_dst_reg[128*0 +: 128] <= s2_v4_reg ? {`FS_IPH(16), `FS_IPH(17), `FS_IPH(18), `FS_IPH(19), 96'd0}
+                                              : iph[8*40-8*24-1 -: 128];
+        st_off_reg[13*0 +: 13] <= s2_v4_reg ? 13'(ip_l4) : 13'(s2_l3_reg) + 13'd40;
         st_walked_reg[2*0 +: 2] <= 2'd0;
         st_pend_reg[0] <= 1'b0;
         st_sport_reg[16*0 +: 16] <= 16'd0;
@@ -314,20 +319,12 @@ always_ff @(posedge clk) begin
                 st_cls_reg[4*0 +: 4] <= C_MALF;
             end else if (s2_lenl3_reg < 16'(ip_hlen)) begin   // len < l3 + IHL * 4
                 st_cls_reg[4*0 +: 4] <= C_TRUNC;
+            end else if (ip_frag[13] || ip_frag[12:0] != 13'd0) begin
+                st_cls_reg[4*0 +: 4] <= C_V4FRG;
+            end else if (`FS_IPH(9) == 8'd6 || `FS_IPH(9) == 8'd17) begin
+                st_done_reg[0] <= 1'b0;    // ports: one step with next header = protocol at l4
             end else begin
-                st_proto_reg[8*0 +: 8] <= `FS_IPH(9);
-                st_src_reg[128*0 +: 128] <= {`FS_IPH(12), `FS_IPH(13), `FS_IPH(14), `FS_IPH(15), 96'd0};
-                st_dst_reg[128*0 +: 128] <= {`FS_IPH(16), `FS_IPH(17), `FS_IPH(18), `FS_IPH(19), 96'd0};
-                if (ip_frag[13] || ip_frag[12:0] != 13'd0) begin
-                    st_cls_reg[4*0 +: 4] <= C_V4FRG;
-                end else if (`FS_IPH(9) == 8'd6 || `FS_IPH(9) == 8'd17) begin
-                    // ports: one step with next header = protocol at l4
-                    st_done_reg[0] <= 1'b0;
-                    st_nh_reg[8*0 +: 8] <= `FS_IPH(9);
-                    st_off_reg[13*0 +: 13] <= 13'(ip_l4);
-                end else begin
-                    st_cls_reg[4*0 +: 4] <= C_V4OTH;
-                end
+                st_cls_reg[4*0 +: 4] <= C_V4OTH;
             end
         end else begin
             if (s2_lt40_reg) begin
@@ -336,10 +333,6 @@ always_ff @(posedge clk) begin
                 st_cls_reg[4*0 +: 4] <= C_MALF;
             end else begin
                 st_done_reg[0] <= 1'b0;
-                st_nh_reg[8*0 +: 8] <= `FS_IPH(6);
-                st_off_reg[13*0 +: 13] <= 13'(s2_l3_reg) + 13'd40;
-                st_src_reg[128*0 +: 128] <= iph[8*40-8*8-1 -: 128];
-                st_dst_reg[128*0 +: 128] <= iph[8*40-8*24-1 -: 128];
             end
         end
     end

@@ -77,7 +77,8 @@ localparam [31:0] MODE_RESET =
 
 logic [1:0] ss_reg = SS_IDLE;
 logic [1:0] sk_reg = SK_LIST;
-logic [SWEEP_W-1:0] sstep_reg = '0;
+logic [SWEEP_W-1:0] next_step_reg = SWEEP_W'(1);   // the step after the one in flight (a
+                                                   // register: INIT's compares start at a flop)
 logic [2:0] sn_reg = 3'd0;
 logic [19:0] so_reg;
 logic [63:0] sa_reg;
@@ -89,8 +90,6 @@ logic [31:0] son_bits_reg;
 // the core's argument checks start at a register (LUT depth): step 0 from the start inputs
 // (q_first_*), each later step (>= 1) at the answer before it from the registers (q_*). nr_cpu_ids
 // is sampled then too: ONLINE's last step is latched at an answer, after the register's write.
-logic [SWEEP_W-1:0] next_step;
-assign next_step = sstep_reg + SWEEP_W'(1);
 logic [4:0] q_first_op;
 logic [15:0] q_first_addr;
 logic [31:0] q_first_d0, q_first_d1;
@@ -129,37 +128,37 @@ always_comb begin
 end
 
 always_comb begin
-    q_op = so_reg[5*next_step[1:0] +: 5];
-    q_addr = sa_reg[16*next_step[1:0] +: 16];
-    q_d0 = sd0_reg[32*next_step[1:0] +: 32];
-    q_d1 = sd1_reg[32*next_step[1:0] +: 32];
-    q_last = 32'(next_step) + 32'd1 >= 32'(sn_reg);
+    q_op = so_reg[5*next_step_reg[1:0] +: 5];
+    q_addr = sa_reg[16*next_step_reg[1:0] +: 16];
+    q_d0 = sd0_reg[32*next_step_reg[1:0] +: 32];
+    q_d1 = sd1_reg[32*next_step_reg[1:0] +: 32];
+    q_last = 32'(next_step_reg) + 32'd1 >= 32'(sn_reg);
     if (sk_reg == SK_ONLINE) begin
-        q_last = 32'(next_step) == 32'(on_cnt_reg) + 32'd1;
-        q_addr = 16'(32'({son_word_reg, 5'd0}) + 32'(next_step) - 32'd1);
+        q_last = 32'(next_step_reg) == 32'(on_cnt_reg) + 32'd1;
+        q_addr = 16'(32'({son_word_reg, 5'd0}) + 32'(next_step_reg) - 32'd1);
         q_d1 = 32'd0;
         if (q_last) begin
             q_op = OP_SET_NR_CPU_IDS;
             q_d0 = nr_cpu_ids;
         end else begin
             q_op = OP_SET_ONLINE;
-            q_d0 = 32'(son_bits_reg[5'(next_step - SWEEP_W'(1))]);
+            q_d0 = 32'(son_bits_reg[5'(next_step_reg - SWEEP_W'(1))]);
         end
     end else if (sk_reg == SK_INIT) begin
-        q_addr = 16'(next_step >> 1);
+        q_addr = 16'(next_step_reg >> 1);
         q_d0 = 32'd0;
         q_d1 = 32'd0;
-        q_op = next_step[0] ? OP_SET_RMAP : OP_SET_ONLINE;
+        q_op = next_step_reg[0] ? OP_SET_RMAP : OP_SET_ONLINE;
         q_last = 1'b0;
-        if (32'(next_step) == 32'(2 * CPUS)) begin
+        if (32'(next_step_reg) == 32'(2 * CPUS)) begin
             q_op = OP_SET_NR_CPU_IDS;
             q_d0 = FS_NR_CPU_IDS_RESET;
-        end else if (32'(next_step) <= 32'(2 * CPUS + POOL)) begin
-            if (32'(next_step) > 32'(2 * CPUS)) begin
+        end else if (32'(next_step_reg) <= 32'(2 * CPUS + POOL)) begin
+            if (32'(next_step_reg) > 32'(2 * CPUS)) begin
                 q_op = OP_RPS_POOL;
-                q_d0 = 32'(next_step) - 32'(2 * CPUS + 1);
+                q_d0 = 32'(next_step_reg) - 32'(2 * CPUS + 1);
             end
-        end else if (32'(next_step) == 32'(2 * CPUS + POOL + 1)) begin
+        end else if (32'(next_step_reg) == 32'(2 * CPUS + POOL + 1)) begin
             q_op = OP_SET_CPU_MASK;
             q_d0 = FS_RPS_CPU_MASK_RESET;
         end else begin
@@ -193,7 +192,7 @@ always_ff @(posedge clk) begin
         end
         SS_WAIT: begin
             if (rfs_rsp_valid) begin
-                sstep_reg <= sstep_reg + SWEEP_W'(1);
+                next_step_reg <= next_step_reg + SWEEP_W'(1);
                 ss_reg <= (q_last_reg || failed) ? SS_IDLE : SS_CMD;
             end
         end
@@ -203,7 +202,7 @@ always_ff @(posedge clk) begin
     if (start) begin
         ss_reg <= SS_CMD;
         sk_reg <= start_kind;
-        sstep_reg <= '0;
+        next_step_reg <= SWEEP_W'(1);
         sn_reg <= list_n;
         so_reg <= list_op;
         sa_reg <= list_addr;
@@ -216,7 +215,7 @@ always_ff @(posedge clk) begin
     if (rst) begin
         ss_reg <= SS_IDLE;
         sk_reg <= SK_LIST;
-        sstep_reg <= '0;
+        next_step_reg <= SWEEP_W'(1);
     end
 end
 
