@@ -260,18 +260,20 @@ logic [QW-1:0] rmap_reg [NUM_CPUS];
 logic [31:0] head_reg [NUM_CPUS];
 logic [31:0] tail_p1_reg [NUM_CPUS];               // input_queue_tail + 1 (the next tail)
 logic [31:0] hdiff_reg [NUM_CPUS];                 // head - (tail + 1)
+logic [NUM_CPUS-1:0] hd_zero_reg;                  // hdiff_reg == 0 (registered: its zero test
+                                                   // is off the forwarding path)
 logic [15:0] map_len_reg [NUM_QUEUES];            // rps_map LEN (0: no map)
 logic [PL-1:0] map_base_reg [NUM_QUEUES];         // rps_map BASE in the pool
 // tbl_log[rmap[cpu]], registered (configuration changes only by commands, which keep
 // stages A and B empty for longer than this one clock of lag)
 logic [4:0] cpu_tlog_reg [NUM_CPUS];
 
-// per CPU: head - (tail + 1) < 0 and == 0 (flags of a last_qtail = tail + 1 written now)
-logic [NUM_CPUS-1:0] hd_neg, hd_zero;
+// per CPU: head - (tail + 1) < 0 and (hd_zero_reg) == 0: the flags of a last_qtail = tail + 1
+// written now
+logic [NUM_CPUS-1:0] hd_neg;
 always_comb begin
     for (int i = 0; i < NUM_CPUS; i++) begin
         hd_neg[i] = hdiff_reg[i][31];
-        hd_zero[i] = hdiff_reg[i] == 32'd0;
     end
 end
 
@@ -748,7 +750,7 @@ always_comb begin
     w_d1 = d_call ? d_next_ok_reg : d_r_ok_reg;
     w_ne = (d_call ? d_next_reg != c_next_reg : d_rcpu != c_next_reg) || c_next_hi_reg;
     w_neg = d_call ? hd_neg[CW'(d_next_reg)] : hd_neg[CW'(d_rcpu)];
-    w_zero = d_call ? hd_zero[CW'(d_next_reg)] : hd_zero[CW'(d_rcpu)];
+    w_zero = d_call ? hd_zero_reg[CW'(d_next_reg)] : hd_zero_reg[CW'(d_rcpu)];
     w_wpos = d_steered ? d_wpos_tq_reg : d_wpos_q_reg;
     if (d_cpu_ok) begin
         w_d2 = !w_neg;
@@ -1045,6 +1047,7 @@ always_ff @(posedge clk) begin
             if (d_cpu_sel[CW-1:0] == CW'(i)) begin
                 tail_p1_reg[i] <= tail_p1_reg[i] + 32'd1;
                 hdiff_reg[i] <= hdiff_reg[i] - 32'd1;
+                hd_zero_reg[i] <= hdiff_reg[i] == 32'd1;
             end
         end
     end
@@ -1192,11 +1195,13 @@ always_ff @(posedge clk) begin
                                 if (cmd_op_reg == OP_HEAD_ADD) begin
                                     head_reg[i] <= head_reg[i] + cmd_data0_reg;
                                     hdiff_reg[i] <= hdiff_reg[i] + cmd_data0_reg;
+                                    hd_zero_reg[i] <= hdiff_reg[i] + cmd_data0_reg == 32'd0;
                                 end
                                 if (cmd_op_reg == OP_SET_HEAD_TAIL) begin
                                     head_reg[i] <= cmd_data0_reg;
                                     tail_p1_reg[i] <= cmd_data1_reg + 32'd1;
                                     hdiff_reg[i] <= cmd_data0_reg + ~cmd_data1_reg;
+                                    hd_zero_reg[i] <= cmd_data0_reg + ~cmd_data1_reg == 32'd0;
                                 end
                                 if (cmd_op_reg == OP_SET_ONLINE) online_reg[i] <= cmd_data0_reg[0];
                                 if (cmd_op_reg == OP_SET_RMAP) rmap_reg[i] <= cmd_data0_reg[QW-1:0];
@@ -1324,6 +1329,7 @@ always_ff @(posedge clk) begin
             head_reg[i] <= 32'd0;
             tail_p1_reg[i] <= 32'd1;
             hdiff_reg[i] <= 32'hFFFFFFFF;
+            hd_zero_reg[i] <= 1'b0;
         end
         for (int i = 0; i < NUM_QUEUES; i++) begin
             tbl_log_reg[i] <= 5'd0;
@@ -1409,6 +1415,7 @@ always_comb begin
     f_hd_ok = 1'b1;
     for (int i = 0; i < NUM_CPUS; i++) begin
         if (hdiff_reg[i] != head_reg[i] - tail_p1_reg[i]) f_hd_ok = 1'b0;
+        if (hd_zero_reg[i] != (hdiff_reg[i] == 32'd0)) f_hd_ok = 1'b0;
     end
 end
 
@@ -1430,7 +1437,9 @@ always_ff @(posedge clk) begin
             p_p_hasheq: assert (d_p_hasheq_reg == (d_p_reg[F_HASH +: 32] == d_hash_reg));
             // (read only when next_cpu is valid: S1 first)
             if (!f_dhi_reg) p_p_same: assert (d_p_same_reg == (f_pcpu == d_next_reg));
-            if (!d_p_unk_reg) p_p_active: assert (d_p_active_reg ==
+            // (read only for a valid next_cpu, S1: tbl_log[rmap[next_cpu]] of an invalid one
+            // is a don't-care, out of range when NUM_CPUS is not a power of two)
+            if (!d_p_unk_reg && d_nc_ok_reg) p_p_active: assert (d_p_active_reg ==
                 (f_pcpu < nr_cpu_ids_reg && $signed(head_reg[CW'(f_pcpu)] - d_p_reg[F_LQ +: 32]) <
                                             $signed(window_of(d_tlog_reg, mask_mode_reg))));
             if (d_nc_ok_reg) p_head_next: assert (d_head_next_reg == head_reg[CW'(d_next_reg)]);
