@@ -39,7 +39,7 @@ JOBS=(
   "event_fifo    fs_event_fifo    minimum   18  4   0  -"
   "rss_lut       fs_rss_lut       minimum   17  4   0  -"
   "hash          fs_hash          minimum   28  4   0  -"
-  "axil_slave    fs_axil_slave    default   18  0   0  -"
+  "axil_slave    fs_axil_slave    default   18  2   0  axil_slave.ys"
   "order_gate    fs_order_gate    minimum   20  4   0  -"
   "flt_forward   fs_flt_forward   minimum   24  6   0  -"
   "rfs_core      fs_rfs_core      formal    25  0   1  -"

@@ -43,7 +43,12 @@ module fs_axil_check #(
     input  wire [31:0]  rdata,
     input  wire [1:0]   rresp,
     input  wire         rvalid,
-    input  wire         rready
+    input  wire         rready,
+    // requests accepted and not yet answered, per channel, for a block's induction invariants
+    // (unused: connect `()`)
+    output wire [2:0]   aw_inflight,
+    output wire [2:0]   w_inflight,
+    output wire [2:0]   ar_inflight
 );
 
 `include "flowsteer_regs.vh"
@@ -118,6 +123,10 @@ always_ff @(posedge clk) begin
         ar_n_reg <= '0;
     end
 end
+
+assign aw_inflight = aw_n_reg;
+assign w_inflight = w_n_reg;
+assign ar_inflight = ar_n_reg;
 
 // clocks a request has waited with no answer pending (saturates)
 logic [9:0] wait_reg = '0;

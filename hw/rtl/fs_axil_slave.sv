@@ -127,12 +127,14 @@ wire unused_axil = &{1'b0, s_axil_awprot, s_axil_arprot};
 // AXI4-Lite rules on the slave port, under the register file's side of the tx/rsp protocol:
 // a transaction is taken only when held and no answer waits, and answered once, by its kind
 // (assumed here; asserted on fs_reg_file in every simulation of fs_axil_regs)
+wire [2:0] f_aw_n, f_w_n, f_ar_n;      // the checker's requests in flight, per channel
 fs_axil_check #(.DECODE(0)) f_axil (.clk(clk), .rst(rst),
     .awaddr(s_axil_awaddr), .awvalid(s_axil_awvalid), .awready(s_axil_awready),
     .wdata(s_axil_wdata), .wstrb(s_axil_wstrb), .wvalid(s_axil_wvalid), .wready(s_axil_wready),
     .bresp(s_axil_bresp), .bvalid(s_axil_bvalid), .bready(s_axil_bready),
     .araddr(s_axil_araddr), .arvalid(s_axil_arvalid), .arready(s_axil_arready),
-    .rdata(s_axil_rdata), .rresp(s_axil_rresp), .rvalid(s_axil_rvalid), .rready(s_axil_rready));
+    .rdata(s_axil_rdata), .rresp(s_axil_rresp), .rvalid(s_axil_rvalid), .rready(s_axil_rready),
+    .aw_inflight(f_aw_n), .w_inflight(f_w_n), .ar_inflight(f_ar_n));
 logic f_armed_reg = 1'b0, f_busy_reg = 1'b0, f_wr_reg = 1'b0;
 always_ff @(posedge clk) begin
     if (tx_take) begin
@@ -149,6 +151,19 @@ always_ff @(posedge clk) begin
     if (f_armed_reg && !rst) begin
         if (tx_take) p_take: assume (tx_valid && rsp_idle && !f_busy_reg);
         if (rsp_valid) p_rsp: assume (f_busy_reg && rsp_wr == f_wr_reg);
+    end
+end
+// Induction invariants (scripts/formal.sh proves the job by k-induction with them): a request
+// in flight is held, taken and unanswered (f_busy_reg, kind f_wr_reg) or waiting on B/R, so
+// the checker's counts follow the slave's state; at most one of taken / B / R at a time
+wire f_busy_wr = f_busy_reg && f_wr_reg;
+wire f_busy_rd = f_busy_reg && !f_wr_reg;
+always_ff @(posedge clk) begin
+    if (f_armed_reg && !rst) begin
+        p_inv_one: assert ($onehot0({f_busy_reg, bvalid_reg, rvalid_reg}));
+        p_inv_aw: assert (f_aw_n == 3'(aw_held_reg) + 3'(f_busy_wr) + 3'(bvalid_reg));
+        p_inv_w: assert (f_w_n == 3'(w_held_reg) + 3'(f_busy_wr) + 3'(bvalid_reg));
+        p_inv_ar: assert (f_ar_n == 3'(ar_held_reg) + 3'(f_busy_rd) + 3'(rvalid_reg));
     end
 end
 `endif

@@ -933,7 +933,8 @@ fs_axil_check #(.DECODE(1), .EXACT_WR(0), .ENGINE(1), .LUT_LOG2(LUT_LOG2), .CPU_
     .wdata(s_axil_wdata), .wstrb(s_axil_wstrb), .wvalid(s_axil_wvalid), .wready(s_axil_wready),
     .bresp(s_axil_bresp), .bvalid(s_axil_bvalid), .bready(s_axil_bready),
     .araddr(s_axil_araddr), .arvalid(s_axil_arvalid), .arready(s_axil_arready),
-    .rdata(s_axil_rdata), .rresp(s_axil_rresp), .rvalid(s_axil_rvalid), .rready(s_axil_rready));
+    .rdata(s_axil_rdata), .rresp(s_axil_rresp), .rvalid(s_axil_rvalid), .rready(s_axil_rready),
+    .aw_inflight(), .w_inflight(), .ar_inflight());
 logic f_armed_reg = 1'b0;
 logic [31:0] f_inflight_reg = '0;      // frames accepted (tlast taken) minus records taken
 logic [8:0] f_quiet_reg = '0;          // clocks with frames in flight, sink ready, no record
