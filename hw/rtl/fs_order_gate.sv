@@ -14,7 +14,8 @@
 //         be presented again after a flush; its commands reach the core only then
 //         (core_cmd_ok), and the core takes a command with its stages A-C empty and runs
 //         it once the last of those packets has left stage D (a sock-table write: at
-//         once, fs_rfs_core's write buffer keeps it from the packets ahead);
+//         once, fs_rfs_core's write buffer keeps it from the packets ahead; a HEAD_ADD:
+//         taken with packets ahead in A-C, run once they have left D);
 //   rec   (ord_rec): state only the RFS core, the steer driver or the record stage read or
 //         change (event FIFO, counters, kernel-plane tables); placed on arrival like a core
 //         one, granted once the packets before it have their records (rec_fire) and the
@@ -106,7 +107,8 @@ assign ord_placed = placed_reg;
 assign gate_cmd_seq = offer_reg ? offer_seq_reg : cmd_seq_reg;
 assign gate_tag = tag_next_reg;
 // The core takes a packet only with no command running (or in the EXEC clock of a sock
-// write or HEAD_ADD, after its effect), so the packets after a core transaction may wait at
+// write or HEAD_ADD, after its effect, or while a HEAD_ADD waits for the packets ahead:
+// those after it wait in its stage C), so the packets after a core transaction may wait at
 // its input from its first command on; a second command of the list
 // (SOCK_CMD's READ after its WRITE) reads the sock table, which no packet changes.
 assign done_seq = (ord_done || released_reg) ? done_seq_p1_reg : done_seq_reg;

@@ -21,18 +21,26 @@
 //   A  input register; hash_32 product h*0x61C88647 and the G6 pool index registered.
 //      Issue reads: sock entry (h & mask), receiving slot R = {queue, slot_rxq(h)}, pool.
 //   B  sock entry, R and the map CPU arrive. Ident check (G5b), next_cpu (G5c), target
-//      queue rmap[next_cpu] and target slot P = {tq, slot_tq(h)} (speculative). Read P.
-//   C  P arrives. Everything a slot view implies is precomputed here and registered: for R
-//      tcpu0 < nr && online, int32(head[tcpu0] - last_qtail) >= 0 (G5e), tcpu0 != next_cpu;
-//      for P the S5g gate inputs (filter, activity window spec 4.1, hash, cpu == next_cpu);
-//      and the per-packet terms (next_cpu valid/online, head[next_cpu], S2-S4, G6).
+//      queue rmap[next_cpu] and its table size (speculative), registered.
+//   B1 target slot P = {tq, slot_tq(h)} from those registers. Read P.
+//   B2 P arrives; registered into C's view.
+//   C  Everything a slot view implies is precomputed here from registered views and
+//      registered: for R tcpu0 < nr && online, int32(head[tcpu0] - last_qtail) >= 0 (G5e),
+//      tcpu0 != next_cpu; for P the S5g gate inputs (filter, activity window spec 4.1, hash,
+//      cpu == next_cpu); and the per-packet terms (next_cpu valid/online, head[next_cpu],
+//      S2-S4, G6).
 //   D  the decision on registered bits: G5e, set_rps_cpu S1-S10, gate, driver call,
 //      enqueue and record; all slot writes happen here, one per clock.
-//   Latency: record valid 5 clocks after the input handshake (no driver call).
+//   Latency: record valid 7 clocks after the input handshake (no driver call).
+//   "A-C" below: every stage before D (A, B, B1, B2, C).
+//   No logic follows a RAM output in the clock it arrives but a forwarding select, the sock
+//   ident check and the register (B1 and B2 cut the deep slot and sock tables' output
+//   multiplexers off the address and flag logic: docs/synth-report.md).
 // Hazards: all slot state sits in two copies of the slot RAM (port 1 reads R, port 2 reads P;
 // every write goes to both). Views are forwarded: the RAM output is patched with the write
 // of the previous clock (read-during-write returns old data), a stage that holds re-reads its
-// address every clock, stage C's registered R view snoops every write, and a packet entering
+// address every clock (B for R, B2 for P), the registered views (R in B1, B2 and C, P in C)
+// snoop every write, and a packet entering
 // D takes the view written by the packet leaving D in the same clock together with that
 // writer's precomputed bits (cpu online, in-order and activity flags of the written
 // last_qtail: the per-CPU difference head - (tail + 1) is kept in a register, so the flags
@@ -53,7 +61,10 @@
 // high, so the command wins a tie); its EXEC clock waits until the packet in D, ordered
 // before it, has left D. A sock-table write (SOCK_RECORD/DELETE/WRITE) needs neither: it is
 // taken with packets ahead of it in A-C and runs the next clock, its write held in a
-// one-entry buffer until the last of them is in D (below). A sock-table write or HEAD_ADD
+// one-entry buffer until the last of them is in D (below). A HEAD_ADD is also taken with
+// packets ahead of it in A-C (counted as for the buffer); it runs once the last of them has
+// left D, and the packets after it enter meanwhile and wait in C, whose flags read head
+// (two packet slots per HEAD_ADD on a full stream, was four). A sock-table write or HEAD_ADD
 // lets a packet in during its EXEC clock (that packet reads the sock entry and head after
 // the write). Table (re)size is a counted clear, one slot per clock (2^log clocks) with the
 // core stalled; stat_cmd_stall counts the clocks a packet waited. Argument checks are registered at the command
@@ -232,6 +243,12 @@ function automatic [31:0] below_mask(input [4:0] lg);
     end
 endfunction
 
+// a + b == 0 (mod 2^32) without the carry chain: every sum bit is 0 exactly when the carry
+// into bit i is a[i] ^ b[i], and then the carry out of it is a[i] | b[i]
+function automatic sum_is_zero(input [31:0] a, input [31:0] b);
+    sum_is_zero = (a ^ b) == ((a | b) << 1);
+endfunction
+
 // activity window (spec 4.1/4.2): 10 << log (V-log), 10 * (size-1) (V-mask)
 // (a table of constants: one LUT per bit, no multiplier)
 function automatic [31:0] window_of(input [4:0] lg, input mask_mode);
@@ -357,6 +374,40 @@ logic [SL-1:0] b_rslot_reg;
 logic [KL-1:0] b_sidx_reg;
 logic [PL-1:0] b_pidx_reg;
 logic [4:0] b_log_reg;            // tbl_log[queue]
+// stage B1: the P address (from B's registered next_cpu, target queue and its table size)
+logic b1_valid_reg = 1'b0;
+logic [31:0] b1_hash_reg;
+logic [30:0] b1_prod_reg;
+logic [QW-1:0] b1_queue_reg;
+logic b1_steer_reg;
+logic [TAG_WIDTH-1:0] b1_tag_reg;
+logic b1_zkey_reg;
+logic [SL-1:0] b1_rslot_reg;
+logic [4:0] b1_log_reg;
+logic [SW-1:0] b1_r_reg;          // R view (snoops every slot write)
+logic b1_ident_reg;
+logic [15:0] b1_next_reg;
+logic b1_next_hi_reg;
+logic [QW-1:0] b1_tq_reg;
+logic [4:0] b1_tlog_reg;          // tbl_log[tq]
+logic [15:0] b1_mcpu_reg;
+// stage B2: the P word arrives (registered into C's view, which snoops)
+logic b2_valid_reg = 1'b0;
+logic [31:0] b2_hash_reg;
+logic [QW-1:0] b2_queue_reg;
+logic b2_steer_reg;
+logic [TAG_WIDTH-1:0] b2_tag_reg;
+logic b2_zkey_reg;
+logic [SL-1:0] b2_rslot_reg;
+logic [4:0] b2_log_reg;
+logic [SW-1:0] b2_r_reg;
+logic b2_ident_reg;
+logic [15:0] b2_next_reg;
+logic b2_next_hi_reg;
+logic [QW-1:0] b2_tq_reg;
+logic [SL-1:0] b2_pslot_reg;
+logic [4:0] b2_tlog_reg;
+logic [15:0] b2_mcpu_reg;
 // stage C
 logic c_valid_reg = 1'b0;
 logic [31:0] c_hash_reg;
@@ -365,7 +416,8 @@ logic c_steer_reg;
 logic [TAG_WIDTH-1:0] c_tag_reg;
 logic c_zkey_reg;
 logic [SL-1:0] c_rslot_reg;
-logic [SW-1:0] c_r_reg;           // R view (forwarded)
+logic [SW-1:0] c_r_reg;           // R view (snoops every slot write)
+logic [SW-1:0] c_p_reg;           // P view (snoops every slot write)
 logic c_ident_reg;                // G5b hit
 logic [15:0] c_next_reg;          // next_cpu[15:0]
 logic c_next_hi_reg;              // next_cpu[31:16] != 0 (>= nr_cpu_ids, never equals a u16)
@@ -373,7 +425,6 @@ logic [QW-1:0] c_tq_reg;          // rmap[next_cpu]
 logic [SL-1:0] c_pslot_reg;       // slot_tq(h)
 logic [15:0] c_mcpu_reg;          // G6 map CPU
 logic [4:0] c_log_reg;            // tbl_log[queue]
-logic [4:0] c_tlog_reg;           // tbl_log[tq]
 // stage D: the packet, its views and the bits precomputed in C
 logic d_valid_reg = 1'b0;
 logic [31:0] d_hash_reg;
@@ -386,7 +437,7 @@ logic [15:0] d_next_reg;
 logic [QW-1:0] d_tq_reg;
 logic [SL-1:0] d_pslot_reg;
 logic [15:0] d_mcpu_reg;
-logic [4:0] d_tlog_reg;           // tbl_log[tq]
+logic [31:0] d_win_reg;           // activity window of tbl_log[tq] (for the recompute)
 logic [SW-1:0] d_r_reg;           // R view
 logic [SW-1:0] d_p_reg;           // P view
 logic d_rfs_reg;                  // G3 table, G4, G5 sock table, G5b
@@ -432,27 +483,33 @@ logic [31:0] stat_drv_stall_reg = 32'd0, stat_cmd_stall_reg = 32'd0, stat_fwd_re
 logic [31:0] stat_hzd_stall_reg = 32'd0;
 
 // ---------------------------------------------------------------- flow control
-logic abc_empty, out_free, d_fin, d_free, c_adv, c_free, b_adv, b_free, a_adv, a_free;
+logic abc_empty, out_free, d_fin, d_free, c_adv, c_free, b2_adv, b2_free, b1_adv, b1_free;
+logic b_adv, b_free, a_adv, a_free;
 logic pkt_accept, cmd_accept;
 logic d_done;                     // D's work is complete this clock (needs out_free too)
 logic flush;
 logic x_go;                       // the command in CS_EXEC runs this clock (D is empty, or
                                   // it writes only the sock table, which D never reads)
 logic cmd_fast_reg;               // it is a sock-table write or HEAD_ADD: packets may enter
-logic cmd_sock_reg;               // it is a sock-table write (SOCK_RECORD/DELETE/WRITE)
+logic cmd_sock_reg /* verilator public_flat_rd */;   // it is a sock-table write (SOCK_RECORD/DELETE/WRITE)
 logic cmd_is_sock;                // the offered command is one
+logic cmd_is_early;               // ... or a HEAD_ADD: taken with packets ahead in A-C
+logic hadd_pend;                  // a HEAD_ADD is taken and waits for the packets before it
+logic hadd_pend_reg = 1'b0;       // ... (registered: it holds C, on the pipeline's ready chain)
+logic pre_zero_reg = 1'b1;        // pre_left_reg == 0 (registered: it gates EXEC)
 // Sock-table write buffer: a sock-table write is taken with packets ordered before it still
 // in A-C (they may hold in B, or be flushed and read the table again). Its write waits in
 // the buffer until none of them is before D (pre_left_reg); until then the packets after it
 // take the buffer's value at B instead of the RAM's, and one clock more after the write (the
 // RAM answers a read in the write's clock with old data). A flush drops those in A-C; the
 // source presents them again first (in order), so the next pre_acc_reg packets taken are
-// ordered before the write too. Each packet in A-C carries that bit (*_pre_reg).
-logic [2:0] pre_left_reg /* verilator public_flat_rd */ = '0;   // before the write, not yet in D
+// ordered before the write too. Each packet in A-C carries that bit (*_pre_reg). A HEAD_ADD
+// taken early uses the same count (its packets after it wait in C while it is pending).
+logic [2:0] pre_left_reg /* verilator public_flat_rd */ = '0;   // before the command, not yet in D
 logic [2:0] pre_acc_reg = '0;         // ... of them, to be taken again after a flush
 logic [2:0] pre_left_n;
-logic a_pre_reg = 1'b0, b_pre_reg = 1'b0, c_pre_reg = 1'b0;
-logic sock_take;                      // a sock-table write is taken this clock
+logic a_pre_reg = 1'b0, b_pre_reg = 1'b0, b1_pre_reg = 1'b0, b2_pre_reg = 1'b0, c_pre_reg = 1'b0;
+logic early_take;                     // a sock-table write or HEAD_ADD is taken this clock
 logic wb_valid_reg /* verilator public_flat_rd */ = 1'b0; // a write is buffered (or written one clock ago)
 logic wb_done_reg = 1'b0;             // ... written into the RAM last clock
 logic [KL-1:0] wb_addr_reg;
@@ -464,26 +521,37 @@ logic [31:0] k_sock_wr_data;
 logic a_wbhit;                        // the packet in A takes the buffer's value at B
 logic b_wbhit_reg /* verilator public_flat_rd */ = 1'b0;
 
-assign abc_empty = !a_valid_reg && !b_valid_reg && !c_valid_reg;
+assign abc_empty = !a_valid_reg && !b_valid_reg && !b1_valid_reg && !b2_valid_reg && !c_valid_reg;
 assign out_free = !rec_valid_reg || m_axis_rec_tready;
 assign d_fin = d_valid_reg && d_done && out_free;
 assign d_free = !d_valid_reg || d_fin;
-assign c_adv = c_valid_reg && d_free;
+// a packet after a pending HEAD_ADD waits in C: its flags read head
+assign c_adv = c_valid_reg && d_free && !(hadd_pend && !c_pre_reg);
 assign c_free = !c_valid_reg || c_adv;
-assign b_adv = b_valid_reg && c_free;
+assign b2_adv = b2_valid_reg && c_free;
+assign b2_free = !b2_valid_reg || b2_adv;
+assign b1_adv = b1_valid_reg && b2_free;
+assign b1_free = !b1_valid_reg || b1_adv;
+assign b_adv = b_valid_reg && b1_free;
 assign b_free = !b_valid_reg || b_adv;
 assign a_adv = a_valid_reg && b_free;
 assign a_free = !a_valid_reg || a_adv;
-assign x_go = cs_reg == CS_EXEC && (!d_valid_reg || cmd_sock_reg);
-// a packet accepted in a fast command's EXEC clock reads the sock table and head after it
-assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE || (x_go && cmd_fast_reg)) &&
+// (pre_left_reg is 0 except while a sock-table write or HEAD_ADD waits for packets ahead)
+assign x_go = cs_reg == CS_EXEC && (cmd_sock_reg || (!d_valid_reg && pre_zero_reg));
+assign hadd_pend = hadd_pend_reg;
+// a packet accepted in a fast command's EXEC clock reads the sock table and head after it;
+// the packets after a HEAD_ADD enter while it waits and hold in C until it has run
+assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE || (x_go && cmd_fast_reg) || hadd_pend) &&
                            !cmd_valid && !rst && !flush;
 assign pkt_accept = s_axis_pkt_tvalid && s_axis_pkt_tready;
 // A-C empty: the packet in D (ordered before) never reads the sock table or head again (no
 // flush without a packet behind it); EXEC waits until it has left D. A sock-table write
-// needs neither (the buffer above); every command waits for a buffered write to be in the RAM.
+// needs neither (the buffer above); a HEAD_ADD is taken with packets ahead in A-C and runs
+// once the last of them has left D (pre_left_reg, as the buffer counts them), while the
+// packets after it wait in C; every command waits for a buffered write to be in the RAM.
 assign cmd_is_sock = cmd_op == OP_SOCK_RECORD || cmd_op == OP_SOCK_DELETE || cmd_op == OP_SOCK_WRITE;
-assign cmd_ready = (cs_reg == CS_IDLE) && (abc_empty || cmd_is_sock) && !wb_valid_reg && !rst;
+assign cmd_is_early = cmd_is_sock || cmd_op == OP_HEAD_ADD;
+assign cmd_ready = (cs_reg == CS_IDLE) && (abc_empty || cmd_is_early) && !wb_valid_reg && !rst;
 assign cmd_accept = cmd_valid && cmd_ready;
 
 // ---------------------------------------------------------------- input: G6 pool index
@@ -504,13 +572,14 @@ always_comb begin
     a_sidx = a_hash_reg[KL-1:0] & sock_mask_reg;
 end
 assign a_wbhit = wb_valid_reg && !a_pre_reg && a_sidx == wb_addr_reg;
-assign wb_drain = wb_valid_reg && pre_left_reg == '0 && !wb_done_reg;
-assign sock_take = cmd_accept && cmd_is_sock;
+assign wb_drain = wb_valid_reg && pre_zero_reg && !wb_done_reg;
+assign early_take = cmd_accept && cmd_is_early;
 always_comb begin
     // taken now: every packet in A-C is before it (no packet is taken in this clock)
-    pre_left_n = sock_take ? 3'(a_valid_reg) + 3'(b_valid_reg) + 3'(c_valid_reg) + pre_acc_reg
-                           : pre_left_reg;
-    if (c_adv && !flush && (sock_take || c_pre_reg)) pre_left_n = pre_left_n - 3'd1;
+    pre_left_n = early_take ? 3'(a_valid_reg) + 3'(b_valid_reg) + 3'(b1_valid_reg) +
+                              3'(b2_valid_reg) + 3'(c_valid_reg) + pre_acc_reg
+                            : pre_left_reg;
+    if (c_adv && !flush && (early_take || c_pre_reg)) pre_left_n = pre_left_n - 3'd1;
 end
 
 // ---------------------------------------------------------------- stage B: ident, target slot
@@ -521,7 +590,6 @@ logic b_ident_hit;
 logic [15:0] b_next;
 logic b_next_hi;
 logic [QW-1:0] b_tq;
-logic [SL-1:0] b_pslot;
 
 always_comb begin
     b_r_fwd = wr_d1_en_reg && wr_d1_addr_reg == {b_queue_reg, b_rslot_reg};
@@ -531,21 +599,35 @@ always_comb begin
     b_next = b_ident[15:0] & cpu_mask_reg[15:0];                             // G5c
     b_next_hi = (b_ident[31:16] & cpu_mask_reg[31:16]) != 16'd0;
     b_tq = rmap_reg[CW'(b_next)];
-    b_pslot = slot_of(b_hash_reg, b_prod_reg, cpu_tlog_reg[CW'(b_next)], mask_mode_reg);
+end
+
+// ---------------------------------------------------------------- stage B1: P address
+logic [SL-1:0] b1_pslot;
+always_comb begin
+    b1_pslot = slot_of(b1_hash_reg, b1_prod_reg, b1_tlog_reg, mask_mode_reg);
+end
+
+// ---------------------------------------------------------------- stage B2: P word
+// (the RAM output patched with last clock's write, as B's R view; registered into C)
+logic [SW-1:0] b2_p_view;
+logic b2_p_fwd;
+always_comb begin
+    b2_p_fwd = wr_d1_en_reg && wr_d1_addr_reg == {b2_tq_reg, b2_pslot_reg};
+    b2_p_view = b2_p_fwd ? wr_d1_data_reg : ram2_rd_data;
 end
 
 // ---------------------------------------------------------------- read address muxes
 always_comb begin
-    // port 1: commands (A and B empty; a sock-table write reads nothing), else B re-reads
-    // while it holds, else A's R
-    if (cs_reg != CS_IDLE && !cmd_sock_reg) begin
+    // port 1: commands (A and B empty; a sock-table write or HEAD_ADD reads nothing), else B
+    // re-reads while it holds, else A's R
+    if (cs_reg != CS_IDLE && !cmd_fast_reg) begin
         ram1_rd_addr = {cmd_addr_reg[QW-1:0], cmd_data0_reg[SL-1:0]};
     end else if (b_valid_reg && !b_adv) begin
         ram1_rd_addr = {b_queue_reg, b_rslot_reg};
     end else begin
         ram1_rd_addr = {a_queue_reg, a_rslot};
     end
-    if (cs_reg != CS_IDLE && !cmd_sock_reg) begin
+    if (cs_reg != CS_IDLE && !cmd_fast_reg) begin
         sock_rd_addr = cmd_data0_reg[KL-1:0];
     end else if (b_valid_reg && !b_adv) begin
         sock_rd_addr = b_sidx_reg;
@@ -553,28 +635,26 @@ always_comb begin
         sock_rd_addr = a_sidx;
     end
     pool_rd_addr = (b_valid_reg && !b_adv) ? b_pidx_reg : a_pidx_reg;
-    // port 2: C re-reads P while it holds, else B's P
-    if (c_valid_reg && !c_adv) begin
-        ram2_rd_addr = {c_tq_reg, c_pslot_reg};
+    // port 2: B2 re-reads P while it holds, else B1's P
+    if (b2_valid_reg && !b2_adv) begin
+        ram2_rd_addr = {b2_tq_reg, b2_pslot_reg};
     end else begin
-        ram2_rd_addr = {b_tq, b_pslot};
+        ram2_rd_addr = {b1_tq_reg, b1_pslot};
     end
 end
 
 // ---------------------------------------------------------------- stage C: precompute
 logic [SW-1:0] c_p_view;
-logic c_p_fwd;
 logic c_qok, c_ft, c_rfs;
-logic [15:0] c_rcpu, c_pcpu_ram, c_pcpu_fw;
+logic [15:0] c_rcpu, c_pcpu;
 logic c_r_ok, c_r_inorder, c_r_ne;
-logic [31:0] c_win;
-logic c_p_act_ram, c_p_act_fw, c_p_active;
+logic [31:0] c_win_reg;          // activity window of the target table (registered at B2)
+logic c_p_active;
 logic c_nc_ok, c_next_ok, c_map_pre, c_wpos_q, c_wpos_tq;
 logic [31:0] c_head_next;
 
 always_comb begin
-    c_p_fwd = wr_d1_en_reg && wr_d1_addr_reg == {c_tq_reg, c_pslot_reg};
-    c_p_view = c_p_fwd ? wr_d1_data_reg : ram2_rd_data;
+    c_p_view = c_p_reg;
 
     c_qok = 32'(c_queue_reg) < NUM_QUEUES;                             // G2
     c_ft = c_qok && tbl_present_reg[c_queue_reg];                      // G3 (no MAP)
@@ -586,19 +666,14 @@ always_comb begin
     c_r_inorder = $signed(head_reg[CW'(c_rcpu)] - c_r_reg[F_LQ +: 32]) >= 0;   // int32 >= 0
     c_r_ne = c_rcpu != c_next_reg || c_next_hi_reg;     // u16 tcpu != u32 next_cpu
 
-    // P: activity (spec 4.1) in the target table, from the RAM word and from last clock's
-    // write in parallel (the forwarding select comes last)
-    c_win = window_of(c_tlog_reg, mask_mode_reg);
-    c_pcpu_ram = ram2_rd_data[F_CPU +: 16];
-    c_p_act_ram = c_pcpu_ram < nr_cpu_ids_reg &&
-        $signed(head_reg[CW'(c_pcpu_ram)] - ram2_rd_data[F_LQ +: 32]) < $signed(c_win);
-    c_pcpu_fw = wr_d1_data_reg[F_CPU +: 16];
-    c_p_act_fw = c_pcpu_fw < nr_cpu_ids_reg &&
-        $signed(head_reg[CW'(c_pcpu_fw)] - wr_d1_data_reg[F_LQ +: 32]) < $signed(c_win);
-    c_p_active = c_p_fwd ? c_p_act_fw : c_p_act_ram;
+    // P: activity (spec 4.1) in the target table, from the registered view (the slot RAM's
+    // output mux ends at B2's register, not here)
+    c_pcpu = c_p_reg[F_CPU +: 16];
+    c_p_active = c_pcpu < nr_cpu_ids_reg &&
+        $signed(head_reg[CW'(c_pcpu)] - c_p_reg[F_LQ +: 32]) < $signed(c_win_reg);
     // window > 0 of the R and P tables (activity of a last_qtail = head write)
     c_wpos_q = $signed(window_of(c_log_reg, mask_mode_reg)) > 0;
-    c_wpos_tq = $signed(c_win) > 0;
+    c_wpos_tq = $signed(c_win_reg) > 0;
 
     c_nc_ok = !c_next_hi_reg && c_next_reg < nr_cpu_ids_reg;           // S1
     c_next_ok = c_nc_ok && online_reg[CW'(c_next_reg)];
@@ -711,7 +786,7 @@ always_comb begin
     // (two clocks: head[P.cpu] is registered first)
     d_p_fix = d_fix_ok_reg &&
               $signed(d_fix_head_reg - d_p_reg[F_LQ +: 32]) <
-              $signed(window_of(d_tlog_reg, mask_mode_reg));
+              $signed(d_win_reg);
 end
 
 assign m_drv_req_valid = d_valid_reg && !d_p_unk_reg && d_drv_ext && xs_reg == XS_EVAL;
@@ -721,13 +796,16 @@ assign m_drv_req_hash = d_hash_reg;
 assign m_drv_req_tag = d_tag_reg;
 assign s_drv_rsp_ready = d_valid_reg && xs_reg == XS_WAIT;
 // a packet behind D that may share D's filter key (same key: same hash, unless ports 0)
-logic kin_a, kin_b, kin_c;
+logic kin_a, kin_b, kin_b1, kin_b2, kin_c;
 always_comb begin
     kin_a = a_valid_reg && (a_hash_reg == d_hash_reg || (a_zkey_reg && d_zkey_reg));
     kin_b = b_valid_reg && (b_hash_reg == d_hash_reg || (b_zkey_reg && d_zkey_reg));
+    kin_b1 = b1_valid_reg && (b1_hash_reg == d_hash_reg || (b1_zkey_reg && d_zkey_reg));
+    kin_b2 = b2_valid_reg && (b2_hash_reg == d_hash_reg || (b2_zkey_reg && d_zkey_reg));
     kin_c = c_valid_reg && (c_hash_reg == d_hash_reg || (c_zkey_reg && d_zkey_reg));
 end
-assign flush = (FLUSH_ON_STEER != 0) && d_fin && d_drv_ext && (kin_a || kin_b || kin_c);
+assign flush = (FLUSH_ON_STEER != 0) && d_fin && d_drv_ext &&
+               (kin_a || kin_b || kin_b1 || kin_b2 || kin_c);
 assign m_flush = flush;
 
 // ---------------------------------------------------------------- forwarding into D
@@ -790,6 +868,7 @@ logic k_pool_idx_ok_reg, k_map_ok_reg, k_nr_ok_reg, k_rmap_q_ok_reg, k_mx_idx_ok
 logic k_mx_tbl_reg;                                // MAY_EXPIRE: the queue has a table
 logic [4:0] k_mx_log_reg;                          // ... of this size (log2)
 logic [15:0] nr_m1_reg = 16'(NUM_CPUS - 1);        // nr_cpu_ids - 1
+logic k_d0_nz_reg;                                 // cmd_data0 != 0 (a sock hash)
 
 always_comb begin
     n_q = cmd_addr[QW-1:0];
@@ -829,11 +908,10 @@ always_comb begin
     // rps_record_sock_flow value (spec 1.1)
     k_sock_val = (cmd_data0_reg & ~cpu_mask_reg) | cmd_data1_reg;
     // rps_cpu_mask = roundup_pow_of_two(nr_cpu_ids) - 1
-    k_nr_m1 = nr_m1_reg;
-    k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 1);
-    k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 2);
-    k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 4);
-    k_nr_m1 = k_nr_m1 | (k_nr_m1 >> 8);
+    // (bit i: any bit of nr_cpu_ids - 1 at or above i; one OR per bit, no chain)
+    for (int i = 0; i < 16; i++) begin
+        k_nr_m1[i] = |(nr_m1_reg >> i);
+    end
     k_cpu_mask_new = k_nr_m1;
     // rps_may_expire_flow (spec 4.2): keep = table, flow_id < size, filter matches, active
     // (the window compare runs in the next clock, CS_MX2)
@@ -863,7 +941,7 @@ always_comb begin
     k_sock_wr_en = 1'b0;
     k_sock_wr_addr = cmd_data0_reg[KL-1:0] & sock_mask_reg;
     k_sock_wr_data = k_sock_val;
-    if (x_go && sock_present_reg && cmd_data0_reg != 32'd0) begin
+    if (x_go && sock_present_reg && k_d0_nz_reg) begin
         if (cmd_op_reg == OP_SOCK_RECORD) begin
             k_sock_wr_en = 1'b1;
         end else if (cmd_op_reg == OP_SOCK_DELETE) begin
@@ -889,16 +967,40 @@ always_comb begin
 end
 
 // ---------------------------------------------------------------- clocked state
-// C's R view snoops every packet write (clears run with the pipeline empty); the target
-// compares run in parallel for both write addresses
-logic [SW-1:0] c_r_next_src;
-logic [RAW-1:0] c_r_tgt;
-logic c_r_snoop;
+// The registered views (R in B1, B2 and C, P in C) snoop every packet write (clears run with
+// the pipeline empty): a view loaded or held this clock takes the word written now at its
+// address. Each address is compared with both write addresses whatever the stages do, and
+// the advance only selects among the results (it comes late: the pipeline's ready chain).
+logic wr_r_now, wr_p_now;          // D writes its R slot / its P slot this clock
+logic b_r_hit, b1_r_hit, b2_r_hit, b2_p_hit, c_r_hit, c_p_hit;
+logic [SW-1:0] b_r_next, b1_r_next, b2_r_next, b2_p_next, c_r_next, c_p_next;
+logic b1_r_snoop, b2_r_snoop, c_r_snoop, c_p_snoop;
+// the word written now lands on a view at address t
+function automatic snoop_hit(input [RAW-1:0] t, input wr_r, input wr_p,
+                             input [RAW-1:0] r_addr, input [RAW-1:0] p_addr);
+    snoop_hit = (wr_r && r_addr == t) || (wr_p && p_addr == t);
+endfunction
 always_comb begin
-    c_r_next_src = b_adv ? b_r_view : c_r_reg;
-    c_r_tgt = b_adv ? {b_queue_reg, b_rslot_reg} : {c_queue_reg, c_rslot_reg};
-    c_r_snoop = ((d_wr2 || (d_fin && d_wr1 && !d_steered)) && w_r_addr == c_r_tgt) ||
-                (d_fin && d_wr1 && d_steered && w_p_addr == c_r_tgt);
+    wr_r_now = d_wr2 || (d_fin && d_wr1 && !d_steered);
+    wr_p_now = d_fin && d_wr1 && d_steered;
+    b_r_hit = snoop_hit({b_queue_reg, b_rslot_reg}, wr_r_now, wr_p_now, w_r_addr, w_p_addr);
+    b1_r_hit = snoop_hit({b1_queue_reg, b1_rslot_reg}, wr_r_now, wr_p_now, w_r_addr, w_p_addr);
+    b2_r_hit = snoop_hit({b2_queue_reg, b2_rslot_reg}, wr_r_now, wr_p_now, w_r_addr, w_p_addr);
+    b2_p_hit = snoop_hit({b2_tq_reg, b2_pslot_reg}, wr_r_now, wr_p_now, w_r_addr, w_p_addr);
+    c_r_hit = snoop_hit({c_queue_reg, c_rslot_reg}, wr_r_now, wr_p_now, w_r_addr, w_p_addr);
+    c_p_hit = snoop_hit({c_tq_reg, c_pslot_reg}, wr_r_now, wr_p_now, w_r_addr, w_p_addr);
+    // each view as it would be next clock, held or taken from the stage before
+    b_r_next = b_r_hit ? ram_wr_data : b_r_view;
+    b1_r_next = b1_r_hit ? ram_wr_data : b1_r_reg;
+    b2_r_next = b2_r_hit ? ram_wr_data : b2_r_reg;
+    b2_p_next = b2_p_hit ? ram_wr_data : b2_p_view;
+    c_r_next = c_r_hit ? ram_wr_data : c_r_reg;
+    c_p_next = c_p_hit ? ram_wr_data : c_p_reg;
+    // a view loaded or held this clock took the write
+    b1_r_snoop = b_adv ? b_r_hit : b1_r_hit;
+    b2_r_snoop = b1_adv ? b1_r_hit : b2_r_hit;
+    c_r_snoop = b2_adv ? b2_r_hit : c_r_hit;
+    c_p_snoop = b2_adv ? b2_p_hit : c_p_hit;
 end
 
 always_ff @(posedge clk) begin
@@ -947,38 +1049,87 @@ always_ff @(posedge clk) begin
         // B re-reads while it holds: the hit lasts while the buffer does
         b_wbhit_reg <= b_wbhit_reg && wb_valid_reg;
     end
-    // stage C (the R view snoops every slot write)
-    if (c_valid_reg || b_adv) begin
-        c_r_reg <= c_r_snoop ? ram_wr_data : c_r_next_src;
+    // stage B1 (its R view snoops every slot write)
+    if (b1_valid_reg || b_adv) begin
+        b1_r_reg <= b_adv ? b_r_next : b1_r_next;
+    end
+    if (b1_free) begin
+        b1_valid_reg <= b_valid_reg;
+        if (b_valid_reg) begin
+            b1_hash_reg <= b_hash_reg;
+            b1_prod_reg <= b_prod_reg;
+            b1_queue_reg <= b_queue_reg;
+            b1_steer_reg <= b_steer_reg;
+            b1_tag_reg <= b_tag_reg;
+            b1_pre_reg <= b_pre_reg;
+            b1_zkey_reg <= b_zkey_reg;
+            b1_rslot_reg <= b_rslot_reg;
+            b1_log_reg <= b_log_reg;
+            b1_ident_reg <= b_ident_hit;
+            b1_next_reg <= b_next;
+            b1_next_hi_reg <= b_next_hi;
+            b1_tq_reg <= b_tq;
+            b1_tlog_reg <= cpu_tlog_reg[CW'(b_next)];
+            b1_mcpu_reg <= pool_rd_data;
+        end
+    end
+    // stage B2
+    if (b2_valid_reg || b1_adv) begin
+        b2_r_reg <= b1_adv ? b1_r_next : b2_r_next;
+    end
+    if (b2_free) begin
+        b2_valid_reg <= b1_valid_reg;
+        if (b1_valid_reg) begin
+            b2_hash_reg <= b1_hash_reg;
+            b2_queue_reg <= b1_queue_reg;
+            b2_steer_reg <= b1_steer_reg;
+            b2_tag_reg <= b1_tag_reg;
+            b2_pre_reg <= b1_pre_reg;
+            b2_zkey_reg <= b1_zkey_reg;
+            b2_rslot_reg <= b1_rslot_reg;
+            b2_log_reg <= b1_log_reg;
+            b2_ident_reg <= b1_ident_reg;
+            b2_next_reg <= b1_next_reg;
+            b2_next_hi_reg <= b1_next_hi_reg;
+            b2_tq_reg <= b1_tq_reg;
+            b2_pslot_reg <= b1_pslot;
+            b2_tlog_reg <= b1_tlog_reg;
+            b2_mcpu_reg <= b1_mcpu_reg;
+        end
+    end
+    // stage C (the R and P views snoop every slot write)
+    if (c_valid_reg || b2_adv) begin
+        c_r_reg <= b2_adv ? b2_r_next : c_r_next;
+        c_p_reg <= b2_adv ? b2_p_next : c_p_next;
     end
     if (c_free) begin
-        c_valid_reg <= b_valid_reg;
-        if (b_valid_reg) begin
-            c_hash_reg <= b_hash_reg;
-            c_queue_reg <= b_queue_reg;
-            c_steer_reg <= b_steer_reg;
-            c_tag_reg <= b_tag_reg;
-            c_pre_reg <= b_pre_reg;
-            c_zkey_reg <= b_zkey_reg;
-            c_rslot_reg <= b_rslot_reg;
-            c_ident_reg <= b_ident_hit;
-            c_next_reg <= b_next;
-            c_next_hi_reg <= b_next_hi;
-            c_tq_reg <= b_tq;
-            c_pslot_reg <= b_pslot;
-            c_mcpu_reg <= pool_rd_data;
-            c_log_reg <= b_log_reg;
-            c_tlog_reg <= cpu_tlog_reg[CW'(b_next)];
+        c_valid_reg <= b2_valid_reg;
+        if (b2_valid_reg) begin
+            c_hash_reg <= b2_hash_reg;
+            c_queue_reg <= b2_queue_reg;
+            c_steer_reg <= b2_steer_reg;
+            c_tag_reg <= b2_tag_reg;
+            c_pre_reg <= b2_pre_reg;
+            c_zkey_reg <= b2_zkey_reg;
+            c_rslot_reg <= b2_rslot_reg;
+            c_ident_reg <= b2_ident_reg;
+            c_next_reg <= b2_next_reg;
+            c_next_hi_reg <= b2_next_hi_reg;
+            c_tq_reg <= b2_tq_reg;
+            c_pslot_reg <= b2_pslot_reg;
+            c_mcpu_reg <= b2_mcpu_reg;
+            c_log_reg <= b2_log_reg;
+            c_win_reg <= window_of(b2_tlog_reg, mask_mode_reg);
         end
     end
     // stage D
     if (d_free) begin
-        d_valid_reg <= c_valid_reg;
+        d_valid_reg <= c_adv;
         xs_reg <= XS_EVAL;
         d_w2_done_reg <= 1'b0;
-        d_p_unk_reg <= c_valid_reg && w_hit_p && w_unk;
+        d_p_unk_reg <= c_adv && w_hit_p && w_unk;
         d_fix1_reg <= 1'b0;
-        if (c_valid_reg) begin
+        if (c_adv) begin
             d_hash_reg <= c_hash_reg;
             d_queue_reg <= c_queue_reg;
             d_steer_reg <= c_steer_reg;
@@ -989,7 +1140,7 @@ always_ff @(posedge clk) begin
             d_tq_reg <= c_tq_reg;
             d_pslot_reg <= c_pslot_reg;
             d_mcpu_reg <= c_mcpu_reg;
-            d_tlog_reg <= c_tlog_reg;
+            d_win_reg <= c_win_reg;
             d_rfs_reg <= c_rfs;
             d_nc_ok_reg <= c_nc_ok;
             d_next_ok_reg <= c_next_ok;
@@ -1035,6 +1186,8 @@ always_ff @(posedge clk) begin
     if (flush) begin
         a_valid_reg <= 1'b0;
         b_valid_reg <= 1'b0;
+        b1_valid_reg <= 1'b0;
+        b2_valid_reg <= 1'b0;
         c_valid_reg <= 1'b0;
         d_valid_reg <= 1'b0;
         d_p_unk_reg <= 1'b0;
@@ -1082,21 +1235,25 @@ always_ff @(posedge clk) begin
     if (s_axis_pkt_tvalid && !s_axis_pkt_tready && a_free && !flush) begin
         stat_cmd_stall_reg <= stat_cmd_stall_reg + 32'd1;
     end
-    if ((b_adv && b_r_fwd) || (c_adv && (c_p_fwd || w_hit_r || w_hit_p)) ||
-        ((c_valid_reg || b_adv) && c_r_snoop)) begin
+    if ((b_adv && b_r_fwd) || (b2_adv && b2_p_fwd) || (c_adv && (w_hit_r || w_hit_p)) ||
+        ((b1_valid_reg || b_adv) && b1_r_snoop) || ((b2_valid_reg || b1_adv) && b2_r_snoop) ||
+        ((c_valid_reg || b2_adv) && (c_r_snoop || c_p_snoop))) begin
         stat_fwd_reg <= stat_fwd_reg + 32'd1;
     end
 
     // sock-table write buffer
     pre_left_reg <= pre_left_n;
+    pre_zero_reg <= pre_left_n == '0;
     if (flush) begin
         pre_acc_reg <= pre_left_n;           // those in A-C are dropped: all to be taken again
     end else if (pkt_accept && pre_acc_reg != '0) begin
         pre_acc_reg <= pre_acc_reg - 3'd1;
     end
-    if (sock_take) begin
+    if (early_take) begin
         a_pre_reg <= 1'b1;
         b_pre_reg <= 1'b1;
+        b1_pre_reg <= 1'b1;
+        b2_pre_reg <= 1'b1;
         c_pre_reg <= 1'b1;
     end
     if (wb_drain) wb_done_reg <= 1'b1;
@@ -1131,11 +1288,14 @@ always_ff @(posedge clk) begin
                 k_mx_tbl_reg <= n_mx_tbl;
                 k_mx_log_reg <= tbl_log_reg[n_q];
                 cmd_fast_reg <= cmd_is_sock || cmd_op == OP_HEAD_ADD;
+                hadd_pend_reg <= cmd_op == OP_HEAD_ADD;
+                k_d0_nz_reg <= cmd_data0 != 32'd0;
                 cmd_sock_reg <= cmd_is_sock;
             end
         end
         CS_EXEC: if (x_go) begin
             cs_reg <= CS_IDLE;
+            hadd_pend_reg <= 1'b0;
             // MAY_EXPIRE's flow_id < 2^log: no bit at or above log (used in CS_MX)
             k_mx_idx_ok_reg <= k_mx_tbl_reg &&
                                (cmd_data0_reg & ~below_mask(k_mx_log_reg)) == 32'd0;
@@ -1195,13 +1355,13 @@ always_ff @(posedge clk) begin
                                 if (cmd_op_reg == OP_HEAD_ADD) begin
                                     head_reg[i] <= head_reg[i] + cmd_data0_reg;
                                     hdiff_reg[i] <= hdiff_reg[i] + cmd_data0_reg;
-                                    hd_zero_reg[i] <= hdiff_reg[i] + cmd_data0_reg == 32'd0;
+                                    hd_zero_reg[i] <= sum_is_zero(hdiff_reg[i], cmd_data0_reg);
                                 end
                                 if (cmd_op_reg == OP_SET_HEAD_TAIL) begin
                                     head_reg[i] <= cmd_data0_reg;
                                     tail_p1_reg[i] <= cmd_data1_reg + 32'd1;
                                     hdiff_reg[i] <= cmd_data0_reg + ~cmd_data1_reg;
-                                    hd_zero_reg[i] <= cmd_data0_reg + ~cmd_data1_reg == 32'd0;
+                                    hd_zero_reg[i] <= sum_is_zero(cmd_data0_reg, ~cmd_data1_reg);
                                 end
                                 if (cmd_op_reg == OP_SET_ONLINE) online_reg[i] <= cmd_data0_reg[0];
                                 if (cmd_op_reg == OP_SET_RMAP) rmap_reg[i] <= cmd_data0_reg[QW-1:0];
@@ -1278,7 +1438,8 @@ always_ff @(posedge clk) begin
             cs_reg <= CS_MX2;
             mx_pre_reg <= k_mx_pre;
             mx_diff_reg <= head_reg[CW'(mx_view_reg[63:48])] - mx_view_reg[31:0];
-            mx_win_reg <= window_of(tbl_log_reg[k_q], mask_mode_reg);
+            // the table size registered at the handshake (no queue-indexed read here)
+            mx_win_reg <= window_of(k_mx_log_reg, mask_mode_reg);
         end
         CS_MX2: begin
             cs_reg <= CS_IDLE;
@@ -1297,12 +1458,16 @@ always_ff @(posedge clk) begin
 
     if (rst) begin
         pre_left_reg <= '0;
+        pre_zero_reg <= 1'b1;
+        hadd_pend_reg <= 1'b0;
         pre_acc_reg <= '0;
         wb_valid_reg <= 1'b0;
         wb_done_reg <= 1'b0;
         b_wbhit_reg <= 1'b0;
         a_valid_reg <= 1'b0;
         b_valid_reg <= 1'b0;
+        b1_valid_reg <= 1'b0;
+        b2_valid_reg <= 1'b0;
         c_valid_reg <= 1'b0;
         d_valid_reg <= 1'b0;
         xs_reg <= XS_EVAL;
@@ -1441,7 +1606,11 @@ always_ff @(posedge clk) begin
             // is a don't-care, out of range when NUM_CPUS is not a power of two)
             if (!d_p_unk_reg && d_nc_ok_reg) p_p_active: assert (d_p_active_reg ==
                 (f_pcpu < nr_cpu_ids_reg && $signed(head_reg[CW'(f_pcpu)] - d_p_reg[F_LQ +: 32]) <
-                                            $signed(window_of(d_tlog_reg, mask_mode_reg))));
+                                            $signed(d_win_reg)));
+            // the window registered at B2 is the target table's (configuration changes only
+            // with the pipeline empty)
+            if (d_nc_ok_reg && 32'(d_tq_reg) < NUM_QUEUES)
+                p_win: assert (d_win_reg == window_of(tbl_log_reg[d_tq_reg], mask_mode_reg));
             if (d_nc_ok_reg) p_head_next: assert (d_head_next_reg == head_reg[CW'(d_next_reg)]);
             p_next_ok: assert (d_next_ok_reg == (d_nc_ok_reg && online_reg[CW'(d_next_reg)]));
             if (32'(d_tq_reg) < NUM_QUEUES)

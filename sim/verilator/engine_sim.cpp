@@ -246,11 +246,24 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
       const auto* t = root();
       const bool pre = t->fs_engine_top__DOT__rfs__DOT__pre_left_reg != 0;
       const bool wb = t->fs_engine_top__DOT__rfs__DOT__wb_valid_reg;
-      if (pre && !sock_pre_prev) ++probe.sock_early;
+      if (pre && !sock_pre_prev) {
+        // the clock after the take: the command's kind is registered
+        if (t->fs_engine_top__DOT__rfs__DOT__cmd_sock_reg) {
+          ++probe.sock_early;
+        } else {
+          ++probe.head_add_early;
+        }
+      }
       sock_pre_prev = pre;
       if (wb && t->fs_engine_top__DOT__rfs__DOT__b_wbhit_reg && t->fs_engine_top__DOT__rfs__DOT__b_valid_reg)
         ++probe.sock_forwards;
-      if (pre && t->fs_engine_top__DOT__rfs_flush) ++probe.sock_replays;
+      if (pre && t->fs_engine_top__DOT__rfs_flush) {
+        if (t->fs_engine_top__DOT__rfs__DOT__cmd_sock_reg) {
+          ++probe.sock_replays;
+        } else {
+          ++probe.head_add_replays;
+        }
+      }
     }
     if (root()->fs_engine_top__DOT__place_start) ++probe.placed_transactions;
     if (root()->fs_engine_top__DOT__place_start && root()->fs_engine_top__DOT__ord_rec &&

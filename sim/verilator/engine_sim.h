@@ -72,6 +72,8 @@ struct PipeProbe {
   // fs_rfs_core's sock-table write buffer: writes taken with packets ahead still in A-C,
   // clocks a packet at B took the buffered value, flushes while a write waited for them
   uint64_t sock_early = 0, sock_forwards = 0, sock_replays = 0;
+  // HEAD_ADDs taken with packets ahead still in A-C; flushes while one waited for them
+  uint64_t head_add_early = 0, head_add_replays = 0;
   double packets_per_clock() const { return clocks ? double(packets) / double(clocks) : 0.0; }
   double beats_per_clock() const { return beat_clocks ? double(beats) / double(beat_clocks) : 0.0; }
 };
