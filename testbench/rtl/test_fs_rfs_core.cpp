@@ -1005,20 +1005,26 @@ TEST(RfsCore, RandomMixes) {
   }
 }
 
+// The throughput benches' setup: a 256-entry sock table, 64-slot tables on every queue and
+// n flows recorded on CPUs 0..15 in turn; returns their hashes.
+std::vector<uint32_t> throughput_setup(Bench& b, std::mt19937_64& rng, int n) {
+  b.sock_size(8);
+  for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, 6);
+  std::vector<uint32_t> hs;
+  for (int i = 0; i < n; ++i) {
+    hs.push_back(uint32_t(rng()) | 1u);
+    b.sock_record(hs.back(), uint32_t(i % 16));
+  }
+  return hs;
+}
+
 // Packets per clock with no input gaps, no back-pressure and no commands: steady traffic
 // that needs no driver call (every flow settled) and the same traffic with steers.
 TEST(RfsCore, Throughput) {
   for (int with_steers = 0; with_steers < 2; ++with_steers) {
     Bench b(16, Variant::kPatched, SlotMode::kLog);
-    b.sock_size(8);
-    for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, 6);
     std::mt19937_64 rng(99);
-    std::vector<uint32_t> hs;
-    for (int i = 0; i < 32; ++i) {
-      uint32_t h = uint32_t(rng()) | 1u;
-      hs.push_back(h);
-      b.sock_record(h, uint32_t(i % 16));
-    }
+    const std::vector<uint32_t> hs = throughput_setup(b, rng, 32);
     if (!with_steers) b.set_ntuple(false);
     size_t warm = b.evs.size();
     for (int i = 0; i < 20000; ++i) {
@@ -1055,14 +1061,8 @@ TEST(RfsCore, HeadAddCostsAtMostTwoSlots) {
   uint64_t span[2] = {0, 0}, packets = 0, head_adds = 0;
   for (int with_adds = 0; with_adds < 2; ++with_adds) {
     Bench b(16, Variant::kPatched, SlotMode::kLog);
-    b.sock_size(8);
-    for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, 6);
     std::mt19937_64 rng(41);
-    std::vector<uint32_t> hs;
-    for (int i = 0; i < 16; ++i) {
-      hs.push_back(uint32_t(rng()) | 1u);
-      b.sock_record(hs.back(), uint32_t(i));
-    }
+    const std::vector<uint32_t> hs = throughput_setup(b, rng, 16);
     b.set_ntuple(false);  // no driver calls: every clock lost is the HEAD_ADDs'
     head_adds = 0;
     for (int i = 0; i < 12000; ++i) {
