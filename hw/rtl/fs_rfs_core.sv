@@ -508,6 +508,7 @@ logic pre_zero_reg = 1'b1;        // pre_left_reg == 0 (registered: it gates EXE
 logic [2:0] pre_left_reg /* verilator public_flat_rd */ = '0;   // before the command, not yet in D
 logic [2:0] pre_acc_reg = '0;         // ... of them, to be taken again after a flush
 logic [2:0] pre_left_n;
+logic pre_zero_n;                     // pre_left_n == 0, without its adder
 logic a_pre_reg = 1'b0, b_pre_reg = 1'b0, b1_pre_reg = 1'b0, b2_pre_reg = 1'b0, c_pre_reg = 1'b0;
 logic early_take;                     // a sock-table write or HEAD_ADD is taken this clock
 logic wb_valid_reg /* verilator public_flat_rd */ = 1'b0; // a write is buffered (or written one clock ago)
@@ -580,6 +581,10 @@ always_comb begin
                               3'(b2_valid_reg) + 3'(c_valid_reg) + pre_acc_reg
                             : pre_left_reg;
     if (c_adv && !flush && (early_take || c_pre_reg)) pre_left_n = pre_left_n - 3'd1;
+    // (the take arrives late, through the order gate: the zero test does not wait for the sum)
+    pre_zero_n = early_take ? !a_valid_reg && !b_valid_reg && !b1_valid_reg && !b2_valid_reg &&
+                              (!c_valid_reg || (c_adv && !flush)) && pre_acc_reg == '0
+                            : pre_left_reg == ((c_adv && !flush && c_pre_reg) ? 3'd1 : 3'd0);
 end
 
 // ---------------------------------------------------------------- stage B: ident, target slot
@@ -1243,7 +1248,7 @@ always_ff @(posedge clk) begin
 
     // sock-table write buffer
     pre_left_reg <= pre_left_n;
-    pre_zero_reg <= pre_left_n == '0;
+    pre_zero_reg <= pre_zero_n;
     if (flush) begin
         pre_acc_reg <= pre_left_n;           // those in A-C are dropped: all to be taken again
     end else if (pkt_accept && pre_acc_reg != '0) begin
@@ -1616,6 +1621,7 @@ always_ff @(posedge clk) begin
             if (32'(d_tq_reg) < NUM_QUEUES)
                 p_tq_tbl: assert (d_tq_tbl_reg == tbl_present_reg[d_tq_reg]);
         end
+        p_pre_zero: assert (pre_zero_reg == (pre_left_reg == '0));
         c_fwd_r: cover (d_valid_reg && f_dnew_reg && f_hitr_reg && f_r_known);
         c_fwd_p: cover (d_valid_reg && f_dnew_reg && f_hitp_reg && f_p_known && d_steer_reg);
         c_fix: cover (d_valid_reg && d_p_unk_reg && d_fix1_reg);
