@@ -72,6 +72,7 @@ run_one() {
   local m="${1%@*}" s d="$WORK/$1" t0 t1
   s="$(set_of "$1")"
   mkdir -p "$d"
+  rm -f "$d/failed"          # a --keep directory may hold an earlier run's marker
   t0=$(date +%s)
   if ! yosys -q -l "$d/yosys.log" -p "read_verilog -sv -I$WORK $(rtl_deps "$m"); $(chparams "$m" "$s") \
       synth_xilinx -family xcup -top $m -flatten -noiopad -noclkbuf -uram -widemux 8; \
