@@ -494,8 +494,8 @@ logic cmd_fast_reg;               // it is a sock-table write or HEAD_ADD: packe
 logic cmd_sock_reg /* verilator public_flat_rd */;   // it is a sock-table write (SOCK_RECORD/DELETE/WRITE)
 logic cmd_is_sock;                // the offered command is one
 logic cmd_is_early;               // ... or a HEAD_ADD: taken with packets ahead in A-C
-logic hadd_pend;                  // a HEAD_ADD is taken and waits for the packets before it
-logic hadd_pend_reg = 1'b0;       // ... (registered: it holds C, on the pipeline's ready chain)
+logic hadd_pend_reg = 1'b0;       // a HEAD_ADD is taken and waits for the packets before it
+                                  // (registered: it holds C, on the pipeline's ready chain)
 logic pre_zero_reg = 1'b1;        // pre_left_reg == 0 (registered: it gates EXEC)
 // Sock-table write buffer: a sock-table write is taken with packets ordered before it still
 // in A-C (they may hold in B, or be flushed and read the table again). Its write waits in
@@ -527,7 +527,7 @@ assign out_free = !rec_valid_reg || m_axis_rec_tready;
 assign d_fin = d_valid_reg && d_done && out_free;
 assign d_free = !d_valid_reg || d_fin;
 // a packet after a pending HEAD_ADD waits in C: its flags read head
-assign c_adv = c_valid_reg && d_free && !(hadd_pend && !c_pre_reg);
+assign c_adv = c_valid_reg && d_free && !(hadd_pend_reg && !c_pre_reg);
 assign c_free = !c_valid_reg || c_adv;
 assign b2_adv = b2_valid_reg && c_free;
 assign b2_free = !b2_valid_reg || b2_adv;
@@ -539,10 +539,9 @@ assign a_adv = a_valid_reg && b_free;
 assign a_free = !a_valid_reg || a_adv;
 // (pre_left_reg is 0 except while a sock-table write or HEAD_ADD waits for packets ahead)
 assign x_go = cs_reg == CS_EXEC && (cmd_sock_reg || (!d_valid_reg && pre_zero_reg));
-assign hadd_pend = hadd_pend_reg;
 // a packet accepted in a fast command's EXEC clock reads the sock table and head after it;
 // the packets after a HEAD_ADD enter while it waits and hold in C until it has run
-assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE || (x_go && cmd_fast_reg) || hadd_pend) &&
+assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE || (x_go && cmd_fast_reg) || hadd_pend_reg) &&
                            !cmd_valid && !rst && !flush;
 assign pkt_accept = s_axis_pkt_tvalid && s_axis_pkt_tready;
 // A-C empty: the packet in D (ordered before) never reads the sock table or head again (no
@@ -649,7 +648,6 @@ always_comb begin
 end
 
 // ---------------------------------------------------------------- stage C: precompute
-logic [SW-1:0] c_p_view;
 logic c_qok, c_ft, c_rfs;
 logic [15:0] c_rcpu, c_pcpu;
 logic c_r_ok, c_r_inorder, c_r_ne;
@@ -659,7 +657,6 @@ logic c_nc_ok, c_next_ok, c_map_pre, c_wpos_q, c_wpos_tq;
 logic [31:0] c_head_next;
 
 always_comb begin
-    c_p_view = c_p_reg;
 
     c_qok = 32'(c_queue_reg) < NUM_QUEUES;                             // G2
     c_ft = c_qok && tbl_present_reg[c_queue_reg];                      // G3 (no MAP)
@@ -1160,11 +1157,11 @@ always_ff @(posedge clk) begin
             d_r_ok_reg <= w_hit_r ? w_d1 : c_r_ok;
             d_r_inorder_reg <= w_hit_r ? w_d2 : c_r_inorder;
             d_r_ne_reg <= w_hit_r ? w_ne : c_r_ne;
-            d_p_reg <= w_hit_p ? d_wr1_data : c_p_view;
-            d_p_nofilt_reg <= w_hit_p ? w_nofilt : c_p_view[F_FILTER +: 16] == 16'hFFFF;
+            d_p_reg <= w_hit_p ? d_wr1_data : c_p_reg;
+            d_p_nofilt_reg <= w_hit_p ? w_nofilt : c_p_reg[F_FILTER +: 16] == 16'hFFFF;
             d_p_active_reg <= w_hit_p ? w_d3 : c_p_active;
-            d_p_hasheq_reg <= w_hit_p ? w_hasheq : c_p_view[F_HASH +: 32] == c_hash_reg;
-            d_p_same_reg <= w_hit_p ? !w_ne : c_p_view[F_CPU +: 16] == c_next_reg;
+            d_p_hasheq_reg <= w_hit_p ? w_hasheq : c_p_reg[F_HASH +: 32] == c_hash_reg;
+            d_p_same_reg <= w_hit_p ? !w_ne : c_p_reg[F_CPU +: 16] == c_next_reg;
         end
     end else begin
         if (d_p_unk_reg && !d_fix1_reg) begin
