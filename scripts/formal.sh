@@ -41,6 +41,7 @@ JOBS=(
   "hash          fs_hash          minimum   28  4   0  -"
   "axil_slave    fs_axil_slave    default   18  2   0  axil_slave.ys"
   "order_gate    fs_order_gate    minimum   20  4   0  -"
+  "reg_sequencer fs_reg_sequencer minimum   12  4   0  -"
   "flt_forward   fs_flt_forward   minimum   24  6   0  -"
   "rfs_core      fs_rfs_core      formal    25  0   1  -"
   "parser        fs_parser        minimum   23  4   0  -"

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The deepest path of a flattened Yosys synth_xilinx netlist, in LUT levels.
 
-usage: lut-levels.py NET.json [--over N]     prints one JSON object:
+usage: lut-levels.py NET.json [--over N [--trace]]     prints one JSON object:
   {"levels": N, "cells": cells on the path, "other": {type: count of non-LUT cells on it},
    "from": start net, "to": end net, "nets": [the path's nets, start first]}
 --over N also lists, one line each on stderr, every path end deeper than N LUT levels with
-its start (the paths to cut).
+its start (the paths to cut); --over N --trace adds, under each line, the net out of each
+cell on that path (where a public name exists), to see which logic the path crosses.
 
 Every path is counted (Yosys `ltp` gives only the path with the most cells, which need not
 be the one with the most LUTs). A path starts at an input port or the output of a register,
@@ -57,7 +58,7 @@ def trace(end, comb, driver, best_in):
     return chain
 
 
-def main(path, over=None):
+def main(path, over=None, show=False):
     try:
         net = json.load(open(path))
     except (OSError, ValueError) as e:
@@ -142,6 +143,11 @@ def main(path, over=None):
             start = names.get(best_in[chain[0]], "?")
             ends = [sink_name(sinks[b], names) for b in comb[c][3] if b in sinks]
             print(f"{depth[c]} {start} -> {' '.join(ends)}", file=sys.stderr)
+            if show:
+                for x in chain:
+                    t = comb[x][0]
+                    print(f"    {t:8} {names.get(comb[x][3][0], '?') if comb[x][3] else '-'}",
+                          file=sys.stderr)
     end = max(depth, key=lambda c: (depth[c], c))
     chain = trace(end, comb, driver, best_in)
     other = {}
@@ -166,8 +172,13 @@ if __name__ == "__main__":
     if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         sys.exit(0)
-    if len(sys.argv) == 4 and sys.argv[2] == "--over":
-        sys.exit(main(sys.argv[1], int(sys.argv[3])))
+    if len(sys.argv) in (4, 5) and sys.argv[2] == "--over" and sys.argv[4:] in ([], ["--trace"]):
+        try:
+            over = int(sys.argv[3])
+        except ValueError:
+            print(f"lut-levels: --over needs a number, not '{sys.argv[3]}'", file=sys.stderr)
+            sys.exit(2)
+        sys.exit(main(sys.argv[1], over, len(sys.argv) == 5))
     if len(sys.argv) != 2:
         print("lut-levels: " + __doc__.strip().splitlines()[2].split("  ")[0], file=sys.stderr)
         sys.exit(2)

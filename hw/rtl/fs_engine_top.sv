@@ -311,7 +311,8 @@ logic [QWID-1:0] l_aq;
 logic gate_open;
 
 // ---------------------------------------------------------------- order gate
-logic [31:0] gate_cmd_seq, done_seq;
+logic [31:0] gate_cmd_seq, wait_seq;
+logic wait_on;
 logic [TW-1:0] gate_tag;
 logic [TW:0] inflight /* verilator public_flat_rd */;   // gate .. output slice
 logic place_start /* verilator public_flat_rd */;       // a core or rec transaction is placed
@@ -356,7 +357,8 @@ fs_order_gate #(
     .core_cmd_ok(core_cmd_ok),
     .core_cmd_take(rc_cmd_valid && rc_cmd_ready),
     .rec_fire(rec_fire),
-    .done_seq(done_seq),
+    .wait_on(wait_on),
+    .wait_seq(wait_seq),
     .inflight(inflight)
 );
 
@@ -525,8 +527,9 @@ assign rp_n = ip_reg - drv_tag - TW'(1);
 assign rd_issue = (n_wr_reg != '0) && (!m_valid_reg || m_take) && !rfs_flush;
 logic [31:0] m_cmd_seq;
 // (a packet that passed the gate beside a free transaction's ord_done carries the count
-// before it: only a count above the executed ones waits)
-assign m_seq_wait = $signed(m_cmd_seq - done_seq) > 0;
+// before it: only a count above the executed ones waits; fs_order_gate's wait_seq is the one
+// count that can be, p_seq_ahead)
+assign m_seq_wait = wait_on && m_cmd_seq == wait_seq;
 assign m_go = m_valid_reg && fw_go && !m_seq_wait;
 assign m_take = m_go && rfs_in_ready;
 // tags leave M in order; a flush sends M back below nx_reg, so a take of nx_reg is a first one
@@ -942,6 +945,8 @@ logic f_fin, f_rec;
 logic f_seen_reg = 1'b0;               // a record was taken since reset
 logic [31:0] f_seq_reg = '0;           // its cmd_seq
 logic [31:0] f_rec_seq;
+logic [31:0] f_done_seq;               // transactions executed, with this clock's
+assign f_done_seq = wait_on ? wait_seq - 32'd1 : wait_seq;
 assign f_rec_seq = m_axis_rec_tdata[FS_REC_CMD_SEQ_LSB +: 32];
 assign f_fin = s_axis_tvalid && s_axis_tready && s_axis_tlast;
 assign f_rec = m_axis_rec_tvalid && m_axis_rec_tready;
@@ -971,6 +976,8 @@ always_ff @(posedge clk) begin
         // never falls); conservation: what is in flight stays within the pipeline
         if (f_rec && f_seen_reg) p_rec_in_order: assert (f_rec_seq >= f_seq_reg);
         p_frames_bound: assert (f_inflight_reg <= 32'(F_FRAMES_MAX));
+        // M's packet is at most one transaction ahead of those executed (m_seq_wait's equality)
+        if (m_valid_reg) p_seq_ahead: assert ($signed(m_cmd_seq - f_done_seq) <= 1);
         c_rec_stall: cover (m_axis_rec_tvalid && !m_axis_rec_tready);
     end
 end

@@ -63,15 +63,15 @@ module fs_order_gate #(
     output wire                  core_cmd_ok,     // fs_rfs_core commands may run
     input  wire                  core_cmd_take,   // fs_rfs_core accepts a command
     input  wire                  rec_fire,        // a record enters the output slice
-    output wire [31:0]           done_seq,        // transactions executed (with this clock's)
+    output wire                  wait_on,         // packets whose cmd_seq is wait_seq are ordered
+    output wire [31:0]           wait_seq,        // after a placed transaction that has not run
     output wire [TAG_LOG2:0]     inflight         // packets between the gate and the output slice
 );
 
 localparam integer TAGS = 1 << TAG_LOG2;
 
 logic [31:0] cmd_seq_reg = 32'd0;
-logic [31:0] done_seq_reg = 32'd0;
-logic [31:0] done_seq_p1_reg = 32'd1;      // done_seq_reg + 1: M may go in the ord_done clock
+logic [31:0] done_seq_p1_reg = 32'd1;      // transactions executed + 1
 logic [TAG_LOG2-1:0] tag_next_reg = '0;
 logic [TAG_LOG2:0] inflight_reg = '0;
 logic placed_reg = 1'b0;                   // a core or rec transaction has its place
@@ -111,13 +111,30 @@ assign gate_tag = tag_next_reg;
 // those after it wait in its stage C), so the packets after a core transaction may wait at
 // its input from its first command on; a second command of the list
 // (SOCK_CMD's READ after its WRITE) reads the sock table, which no packet changes.
-assign done_seq = (ord_done || released_reg) ? done_seq_p1_reg : done_seq_reg;
+// Transactions executed, with this clock's: done_seq_p1_reg when ord_done or released_reg, else
+// done_seq_p1_reg - 1; a packet after them waits. A packet's cmd_seq is at most cmd_seq_reg,
+// which is done_seq_p1_reg while a transaction is placed and one less otherwise (p_seq_gap), so
+// the only count that waits is done_seq_p1_reg in a clock that does not release it (an
+// equality, not a 32-bit subtraction on the way to the core's command take).
+assign wait_on = !(ord_done || released_reg);
+assign wait_seq = done_seq_p1_reg;
 assign inflight = inflight_reg;
+
+// count + gate_pass - (a take or a record): the sums are formed from the registers and the
+// late strobes only select (they come through the pipeline's ready chain)
+function automatic [TAG_LOG2:0] step_count(input [TAG_LOG2:0] count, input up, input down);
+    logic [TAG_LOG2:0] plus1, minus1;
+    plus1 = count + (TAG_LOG2+1)'(1);
+    minus1 = count - (TAG_LOG2+1)'(1);
+    step_count = (up == down) ? count : (up ? plus1 : minus1);
+endfunction
+logic [TAG_LOG2:0] unissued_n, inflight_n;
+assign unissued_n = step_count(unissued_reg, gate_pass, m_first_take);
+assign inflight_n = step_count(inflight_reg, gate_pass, rec_fire);
 
 always_ff @(posedge clk) begin
     if (place_start || (ord_done && !placed_reg)) cmd_seq_reg <= cmd_seq_reg + 32'd1;
     if (ord_done) begin
-        done_seq_reg <= done_seq_p1_reg;
         done_seq_p1_reg <= done_seq_p1_reg + 32'd1;
     end
     if (place_start) placed_reg <= 1'b1;
@@ -126,22 +143,21 @@ always_ff @(posedge clk) begin
         placed_reg <= 1'b0;
         released_reg <= 1'b0;
     end
-    unissued_reg <= unissued_reg + (TAG_LOG2+1)'(gate_pass) - (TAG_LOG2+1)'(m_first_take);
+    unissued_reg <= unissued_n;
     // a packet passing the gate in the place_start clock carries the count before it: ahead
     if (place_start) begin
-        ahead_unissued_reg <= unissued_reg + (TAG_LOG2+1)'(gate_pass) - (TAG_LOG2+1)'(m_first_take);
-        ahead_rec_reg <= inflight_reg + (TAG_LOG2+1)'(gate_pass) - (TAG_LOG2+1)'(rec_fire);
+        ahead_unissued_reg <= unissued_n;
+        ahead_rec_reg <= inflight_n;
     end else begin
-        if (ahead_unissued_reg != '0) ahead_unissued_reg <= ahead_unissued_reg - (TAG_LOG2+1)'(m_first_take);
-        if (ahead_rec_reg != '0) ahead_rec_reg <= ahead_rec_reg - (TAG_LOG2+1)'(rec_fire);
+        if (ahead_unissued_reg != '0 && m_first_take) ahead_unissued_reg <= ahead_unissued_reg - (TAG_LOG2+1)'(1);
+        if (ahead_rec_reg != '0 && rec_fire) ahead_rec_reg <= ahead_rec_reg - (TAG_LOG2+1)'(1);
     end
     if (gate_pass) tag_next_reg <= tag_next_reg + TAG_LOG2'(1);
-    inflight_reg <= inflight_reg + (TAG_LOG2+1)'(gate_pass) - (TAG_LOG2+1)'(rec_fire);
+    inflight_reg <= inflight_n;
     offer_reg <= q_valid && gate_open && !gate_pass;
     if (!offer_reg) offer_seq_reg <= cmd_seq_reg;
     if (rst) begin
         cmd_seq_reg <= 32'd0;
-        done_seq_reg <= 32'd0;
         done_seq_p1_reg <= 32'd1;
         placed_reg <= 1'b0;
         released_reg <= 1'b0;
@@ -180,6 +196,7 @@ always_ff @(posedge clk) begin
         p_unissued_le_inflight: assert (unissued_reg <= inflight_reg);
         p_ahead_rec_le_inflight: assert (ahead_rec_reg <= inflight_reg);
         p_inflight_bound: assert (inflight_reg <= (TAG_LOG2+1)'(TAGS));
+        p_seq_gap: assert (cmd_seq_reg + 32'd1 == done_seq_p1_reg + 32'(placed_reg));
         if (offer_reg) p_offer_room: assert (inflight_reg != (TAG_LOG2+1)'(TAGS));
         if ($past(q_valid && gate_open && !gate_pass) && !$past(rst)) begin
             p_offer_open: assert (gate_open);

@@ -192,7 +192,8 @@ always_comb begin
     vlan1 = (et1 == 16'h8100) || (et1 == 16'h88a8);
 end
 
-// the length checks of stage 3 against constants, here where l3 is chosen (for LUT depth)
+// the length checks of stage 3 against constants, here where l3 is chosen (for LUT depth);
+// they compare the unsaturated sum (the same answer for constants below 2^16, one LUT less)
 logic [4:0] s1_l3;
 always_comb begin
     s1_l3 = (vlan0 && vlan1) ? 5'd22 : (vlan0 ? 5'd18 : 5'd14);
@@ -202,8 +203,8 @@ always_ff @(posedge clk) begin
     if (ce) begin
         s2_win_reg <= s1_win_reg;
         s2_len_reg <= s1_len;
-        s2_lt20_reg <= (vlan0 && vlan1) ? (s1_len < 16'd42) : (vlan0 ? (s1_len < 16'd38) : (s1_len < 16'd34));
-        s2_lt40_reg <= (vlan0 && vlan1) ? (s1_len < 16'd62) : (vlan0 ? (s1_len < 16'd58) : (s1_len < 16'd54));
+        s2_lt20_reg <= (vlan0 && vlan1) ? (s1_sum < 17'd42) : (vlan0 ? (s1_sum < 17'd38) : (s1_sum < 17'd34));
+        s2_lt40_reg <= (vlan0 && vlan1) ? (s1_sum < 17'd62) : (vlan0 ? (s1_sum < 17'd58) : (s1_sum < 17'd54));
         s2_lenl3_reg <= s1_len - 16'(s1_l3);
         s2_iph_reg <= (vlan0 && vlan1) ? s1_win_reg[8*WIN-8*22-1 -: 8*40]
                                        : (vlan0 ? s1_win_reg[8*WIN-8*18-1 -: 8*40] : s1_win_reg[8*WIN-8*14-1 -: 8*40]);
@@ -213,11 +214,11 @@ always_ff @(posedge clk) begin
         s2_v6_reg <= 1'b0;
         s2_tags_reg <= 2'd0;
         s2_l3_reg <= 5'd0;
-        if (s1_len < 16'd14) begin
+        if (s1_sum < 17'd14) begin
             s2_cls_reg <= C_TRUNC;
-        end else if (vlan0 && s1_len < 16'd18) begin
+        end else if (vlan0 && s1_sum < 17'd18) begin
             s2_cls_reg <= C_TRUNC;
-        end else if (vlan0 && vlan1 && s1_len < 16'd22) begin
+        end else if (vlan0 && vlan1 && s1_sum < 17'd22) begin
             s2_cls_reg <= C_TRUNC;
             s2_tags_reg <= 2'd1;
         end else begin
@@ -268,6 +269,9 @@ end
 // walker state: element 0 is written by stage 3, element k by step k (packed arrays)
 logic [4*8*WIN-1:0] st_win_reg;
 logic [4*16-1:0] st_len_reg;
+// len - 2, len - 8, len - 20 (17-bit signed), registered once: a step compares off with them
+// (off + n > len as off > len - n: one carry chain from the registers, not an add and a compare)
+logic [3*17-1:0] st_lm2_reg, st_lm8_reg, st_lm20_reg;     // steps 0..2
 logic [4*2-1:0] st_tags_reg;
 logic [4*5-1:0] st_l3_reg;
 logic [3:0] st_ipv6_reg;
@@ -289,6 +293,9 @@ always_ff @(posedge clk) begin
     if (ce) begin
         st_win_reg[8*WIN*0 +: 8*WIN] <= s2_win_reg;
         st_len_reg[16*0 +: 16] <= s2_len_reg;
+        st_lm2_reg[17*0 +: 17] <= {1'b0, s2_len_reg} - 17'd2;
+        st_lm8_reg[17*0 +: 17] <= {1'b0, s2_len_reg} - 17'd8;
+        st_lm20_reg[17*0 +: 17] <= {1'b0, s2_len_reg} - 17'd20;
         st_tags_reg[2*0 +: 2] <= s2_tags_reg;
         st_l3_reg[5*0 +: 5] <= s2_l3_reg;
         st_done_reg[0] <= 1'b1;
@@ -356,13 +363,16 @@ generate
         logic [12:0] off;
         logic [15:0] len;
         logic [7:0] nh;
-        logic [11:0] ext_len;   // (hdrlen + 1) * 8 <= 2048
-        logic [15:0] end2, end8, end20;
-        logic [12:0] endn;   // < 2^13: off <= WIN when a move is made, plus at most 2048 + 8   // 16 bits: compared with the 16-bit length
+        logic [9:0] endn_hi;    // off / 8 + hdrlen + 1 (mod 2^10, as endn is mod 2^13)
+        logic [16:0] lm2, lm8, lm20;
+        logic [12:0] endn;   // < 2^13: off <= WIN when a move is made, plus at most 2048 + 8
         logic ext, tcp, udp;
         logic pend_fail;
         assign off = st_off_reg[13*(gs) +: 13];
         assign len = st_len_reg[16*(gs) +: 16];
+        assign lm2 = st_lm2_reg[17*(gs) +: 17];
+        assign lm8 = st_lm8_reg[17*(gs) +: 17];
+        assign lm20 = st_lm20_reg[17*(gs) +: 17];
         assign nh = st_nh_reg[8*(gs) +: 8];
         assign wpad = {st_win_reg[8*WIN*(gs) +: 8*WIN], 16'd0};
         // a 32-bit-granular shifter: measured smaller than an explicit 32-way mux in Yosys
@@ -372,22 +382,31 @@ generate
         assign ext = (nh == 8'd0) || (nh == 8'd43) || (nh == 8'd60);
         assign tcp = (nh == 8'd6);
         assign udp = (nh == 8'd17);
-        assign ext_len = {1'b0, b1, 3'd0} + 12'd8;
-        assign end2 = 16'(off) + 16'd2;
-        assign endn = off + 13'(ext_len);
-        assign end8 = 16'(off) + 16'd8;
-        assign end20 = 16'(off) + 16'd20;
+        // endn = off + (hdrlen + 1) * 8; the + 1 rides in as the carry of one two-operand add
+        // (a third operand made a full-adder row in front of the carry chain, on the path
+        // from the window's byte mux)
+        assign endn_hi = 10'(({1'b0, off[12:3], 1'b1} + {3'd0, b1, 1'b1}) >> 1);
+        assign endn = {endn_hi, off[2:0]};
         // every need() of this step, compared in parallel (a select before a compare would
         // put a mux in front of the carry chain): past the frame (tr_*) or the window (un_*)
         logic tr2, tr8, tr20, tro, un2, un8, un20, uno;
-        assign tr2 = end2 > len;
-        assign tr8 = end8 > len;
-        assign tr20 = end20 > len;
+        assign tr2 = $signed({4'd0, off}) > $signed(lm2);
+        assign tr8 = $signed({4'd0, off}) > $signed(lm8);
+        assign tr20 = $signed({4'd0, off}) > $signed(lm20);
         assign tro = 16'(off) > len;
-        assign un2 = end2 > 16'(WIN);
-        assign un8 = end8 > 16'(WIN);
-        assign un20 = end20 > 16'(WIN);
+        assign un2 = 16'(off) > 16'(WIN - 2);
+        assign un8 = 16'(off) > 16'(WIN - 8);
+        assign un20 = 16'(off) > 16'(WIN - 20);
         assign uno = 16'(off) > 16'(WIN);
+        if (gs < 2) begin : g_lm
+            always_ff @(posedge clk) begin
+                if (ce) begin
+                    st_lm2_reg[17*(gs+1) +: 17] <= lm2;
+                    st_lm8_reg[17*(gs+1) +: 17] <= lm8;
+                    st_lm20_reg[17*(gs+1) +: 17] <= lm20;
+                end
+            end
+        end
         // the previous step's move: off is the extension header's end
         assign pend_fail = st_pend_reg[gs] && (tro || uno);
 

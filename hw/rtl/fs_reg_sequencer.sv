@@ -88,7 +88,11 @@ logic [31:0] son_bits_reg;
 
 // The command of a step is computed one clock before it is offered and held in q_*_reg, so
 // the core's argument checks start at a register (LUT depth): step 0 from the start inputs
-// (q_first_*), each later step (>= 1) at the answer before it from the registers (q_*). nr_cpu_ids
+// (q_first_*), each later step (>= 1) from the registers (q_*), which are themselves registered
+// every clock (qn_*_reg: INIT's step compares and pool index are 6 LUT levels alone) and
+// latched at the answer before the step. The registers they read change only at a start or an
+// answer, and an answer comes at least two clocks after either (offer, then the core's answer
+// a clock later at the earliest), so qn_*_reg are current then (p_qn_ok). nr_cpu_ids
 // is sampled then too: ONLINE's last step is latched at an answer, after the register's write.
 logic [4:0] q_first_op;
 logic [15:0] q_first_addr;
@@ -169,6 +173,11 @@ always_comb begin
     end
 end
 
+logic [4:0] qn_op_reg = 5'd0;
+logic [15:0] qn_addr_reg = 16'd0;
+logic [31:0] qn_d0_reg = 32'd0, qn_d1_reg = 32'd0;
+logic qn_last_reg = 1'b0;
+
 wire answered = (ss_reg == SS_WAIT) && rfs_rsp_valid;
 wire failed = rfs_rsp_status != 32'd0;
 
@@ -180,12 +189,17 @@ always_ff @(posedge clk) begin
         q_d1_reg <= q_first_d1;
         q_last_reg <= q_first_last;
     end else if (answered) begin
-        q_op_reg <= q_op;
-        q_addr_reg <= q_addr;
-        q_d0_reg <= q_d0;
-        q_d1_reg <= q_d1;
-        q_last_reg <= q_last;
+        q_op_reg <= qn_op_reg;
+        q_addr_reg <= qn_addr_reg;
+        q_d0_reg <= qn_d0_reg;
+        q_d1_reg <= qn_d1_reg;
+        q_last_reg <= qn_last_reg;
     end
+    qn_op_reg <= q_op;
+    qn_addr_reg <= q_addr;
+    qn_d0_reg <= q_d0;
+    qn_d1_reg <= q_d1;
+    qn_last_reg <= q_last;
     case (ss_reg)
         SS_CMD: begin
             if (rfs_cmd_ready) ss_reg <= SS_WAIT;
@@ -232,6 +246,22 @@ assign rfs_cmd_op = q_op_reg;
 assign rfs_cmd_addr = q_addr_reg;
 assign rfs_cmd_data0 = q_d0_reg;
 assign rfs_cmd_data1 = q_d1_reg;
+
+`ifdef FORMAL
+// the next step's command was computed from the registers as they are
+logic qn_ok_reg = 1'b0;             // no start or answer last clock
+always_ff @(posedge clk) begin
+    qn_ok_reg <= !(start || answered);
+end
+always_comb begin
+    if (!rst) begin
+        // fs_reg_file starts a list only when the one before has ended
+        if (start) a_start_idle: assume (!busy);
+        if (answered) p_qn_ok: assert (qn_ok_reg);
+        c_next_step: cover (answered && !failed && !q_last_reg);
+    end
+end
+`endif
 
 endmodule
 

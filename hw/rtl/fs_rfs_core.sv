@@ -574,12 +574,17 @@ end
 assign a_wbhit = wb_valid_reg && !a_pre_reg && a_sidx == wb_addr_reg;
 assign wb_drain = wb_valid_reg && pre_zero_reg && !wb_done_reg;
 assign early_take = cmd_accept && cmd_is_early;
+logic [2:0] pre_take_sum;              // taken now: every packet in A-C is before it
 always_comb begin
-    // taken now: every packet in A-C is before it (no packet is taken in this clock)
-    pre_left_n = early_take ? 3'(a_valid_reg) + 3'(b_valid_reg) + 3'(b1_valid_reg) +
-                              3'(b2_valid_reg) + 3'(c_valid_reg) + pre_acc_reg
-                            : pre_left_reg;
-    if (c_adv && !flush && (early_take || c_pre_reg)) pre_left_n = pre_left_n - 3'd1;
+    // (no packet is taken in this clock); the take and C's advance arrive late (the order
+    // gate, the ready chain), so they only select among sums of registers
+    pre_take_sum = 3'(a_valid_reg) + 3'(b_valid_reg) + 3'(b1_valid_reg) + 3'(b2_valid_reg) +
+                   3'(c_valid_reg) + pre_acc_reg;
+    if (early_take) begin
+        pre_left_n = (c_adv && !flush) ? pre_take_sum - 3'd1 : pre_take_sum;
+    end else begin
+        pre_left_n = (c_adv && !flush && c_pre_reg) ? pre_left_reg - 3'd1 : pre_left_reg;
+    end
     // (the take arrives late, through the order gate: the zero test does not wait for the sum)
     pre_zero_n = early_take ? !a_valid_reg && !b_valid_reg && !b1_valid_reg && !b2_valid_reg &&
                               (!c_valid_reg || (c_adv && !flush)) && pre_acc_reg == '0
@@ -797,14 +802,37 @@ assign m_drv_req_flow_id = d_pslot_reg;
 assign m_drv_req_hash = d_hash_reg;
 assign m_drv_req_tag = d_tag_reg;
 assign s_drv_rsp_ready = d_valid_reg && xs_reg == XS_WAIT;
-// a packet behind D that may share D's filter key (same key: same hash, unless ports 0)
+// a packet behind D that may share D's filter key (same key: same hash, unless ports 0).
+// The compares are registered (kin_*_reg, for the packet each stage holds next clock, against
+// D's packet as it is): a flush needs the driver's answer, at least two clocks after D took
+// its packet, so they are current then (p_kin), and the flush decision starts at registers.
+function automatic logic same_key(input logic [31:0] h1, input logic z1,
+                                  input logic [31:0] h2, input logic z2);
+    same_key = h1 == h2 || (z1 && z2);
+endfunction
+logic kin_in, kin_a_now, kin_b_now, kin_b1_now, kin_b2_now, kin_c_now;
+logic kin_a_reg = 1'b0, kin_b_reg = 1'b0, kin_b1_reg = 1'b0, kin_b2_reg = 1'b0, kin_c_reg = 1'b0;
 logic kin_a, kin_b, kin_b1, kin_b2, kin_c;
 always_comb begin
-    kin_a = a_valid_reg && (a_hash_reg == d_hash_reg || (a_zkey_reg && d_zkey_reg));
-    kin_b = b_valid_reg && (b_hash_reg == d_hash_reg || (b_zkey_reg && d_zkey_reg));
-    kin_b1 = b1_valid_reg && (b1_hash_reg == d_hash_reg || (b1_zkey_reg && d_zkey_reg));
-    kin_b2 = b2_valid_reg && (b2_hash_reg == d_hash_reg || (b2_zkey_reg && d_zkey_reg));
-    kin_c = c_valid_reg && (c_hash_reg == d_hash_reg || (c_zkey_reg && d_zkey_reg));
+    kin_in = same_key(s_axis_pkt_hash, s_axis_pkt_zkey, d_hash_reg, d_zkey_reg);
+    kin_a_now = same_key(a_hash_reg, a_zkey_reg, d_hash_reg, d_zkey_reg);
+    kin_b_now = same_key(b_hash_reg, b_zkey_reg, d_hash_reg, d_zkey_reg);
+    kin_b1_now = same_key(b1_hash_reg, b1_zkey_reg, d_hash_reg, d_zkey_reg);
+    kin_b2_now = same_key(b2_hash_reg, b2_zkey_reg, d_hash_reg, d_zkey_reg);
+    kin_c_now = same_key(c_hash_reg, c_zkey_reg, d_hash_reg, d_zkey_reg);
+    kin_a = a_valid_reg && kin_a_reg;
+    kin_b = b_valid_reg && kin_b_reg;
+    kin_b1 = b1_valid_reg && kin_b1_reg;
+    kin_b2 = b2_valid_reg && kin_b2_reg;
+    kin_c = c_valid_reg && kin_c_reg;
+end
+always_ff @(posedge clk) begin
+    // each stage's hash register loads exactly in these cases (stage registers below)
+    kin_a_reg <= (a_free && pkt_accept) ? kin_in : kin_a_now;
+    kin_b_reg <= (b_free && a_valid_reg) ? kin_a_now : kin_b_now;
+    kin_b1_reg <= (b1_free && b_valid_reg) ? kin_b_now : kin_b1_now;
+    kin_b2_reg <= (b2_free && b1_valid_reg) ? kin_b1_now : kin_b2_now;
+    kin_c_reg <= (c_free && b2_valid_reg) ? kin_b2_now : kin_c_now;
 end
 assign flush = (FLUSH_ON_STEER != 0) && d_fin && d_drv_ext &&
                (kin_a || kin_b || kin_b1 || kin_b2 || kin_c);
@@ -1619,6 +1647,14 @@ always_ff @(posedge clk) begin
                 p_tq_tbl: assert (d_tq_tbl_reg == tbl_present_reg[d_tq_reg]);
         end
         p_pre_zero: assert (pre_zero_reg == (pre_left_reg == '0));
+        // the registered key compares are current wherever a flush can read them
+        if (d_valid_reg && xs_reg != XS_EVAL) begin
+            p_kin: assert ((!a_valid_reg || kin_a_reg == kin_a_now) &&
+                           (!b_valid_reg || kin_b_reg == kin_b_now) &&
+                           (!b1_valid_reg || kin_b1_reg == kin_b1_now) &&
+                           (!b2_valid_reg || kin_b2_reg == kin_b2_now) &&
+                           (!c_valid_reg || kin_c_reg == kin_c_now));
+        end
         c_fwd_r: cover (d_valid_reg && f_dnew_reg && f_hitr_reg && f_r_known);
         c_fwd_p: cover (d_valid_reg && f_dnew_reg && f_hitp_reg && f_p_known && d_steer_reg);
         c_fix: cover (d_valid_reg && d_p_unk_reg && d_fix1_reg);
