@@ -126,15 +126,20 @@ assign sc_match = sc_pend_reg && (sc_ent_reg[ENT_W-1 -: KEY_W] == p_key);
 assign scanning = sc_pend_reg || (rp_reg != chg_cnt_reg);
 assign ld_pend = p_load_stamp != chg_cnt_reg;
 
+// both log reads from registers, p_load (late: the issue stage's take) selecting after them
+logic [ENT_W-1:0] ld_ent, rp_ent;
+assign ld_ent = log_reg[p_load_stamp[LOG_LOG2-1:0]];
+assign rp_ent = log_reg[rp_reg[LOG_LOG2-1:0]];
+
 always_ff @(posedge clk) begin
     if (p_load) begin
-        sc_ent_reg <= log_reg[p_load_stamp[LOG_LOG2-1:0]];
+        sc_ent_reg <= ld_ent;
         sc_pend_reg <= ld_pend;
         rp_reg <= p_load_stamp + SW'(ld_pend);
     end else if (p_valid) begin
         sc_pend_reg <= 1'b0;
         if (rp_reg != chg_cnt_reg) begin
-            sc_ent_reg <= log_reg[rp_reg[LOG_LOG2-1:0]];
+            sc_ent_reg <= rp_ent;
             sc_pend_reg <= 1'b1;
             rp_reg <= rp_reg + SW'(1);
         end

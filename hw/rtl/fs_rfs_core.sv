@@ -541,8 +541,15 @@ assign a_free = !a_valid_reg || a_adv;
 assign x_go = cs_reg == CS_EXEC && (cmd_sock_reg || (!d_valid_reg && pre_zero_reg));
 // a packet accepted in a fast command's EXEC clock reads the sock table and head after it;
 // the packets after a HEAD_ADD enter while it waits and hold in C until it has run
+// no packet enters A in the clock the driver answers D nor while D holds its answer: a flush
+// (only then) reads A's same-key compare from a register, current from a packet's second clock
+// in A (kin_a_reg). Rarely a loss: D waited for the driver, so A-C are full or the packets
+// behind it are its own flow's, flushed anyway.
+logic d_rc_near;
+assign d_rc_near = (FLUSH_ON_STEER != 0) && d_valid_reg &&
+                   (xs_reg == XS_RC || (xs_reg == XS_WAIT && s_drv_rsp_valid));
 assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE || (x_go && cmd_fast_reg) || hadd_pend_reg) &&
-                           !cmd_valid && !rst && !flush;
+                           !cmd_valid && !rst && !flush && !d_rc_near;
 assign pkt_accept = s_axis_pkt_tvalid && s_axis_pkt_tready;
 // A-C empty: the packet in D (ordered before) never reads the sock table or head again (no
 // flush without a packet behind it); EXEC waits until it has left D. A sock-table write
@@ -804,17 +811,19 @@ assign m_drv_req_tag = d_tag_reg;
 assign s_drv_rsp_ready = d_valid_reg && xs_reg == XS_WAIT;
 // a packet behind D that may share D's filter key (same key: same hash, unless ports 0).
 // The compares are registered (kin_*_reg, for the packet each stage holds next clock, against
-// D's packet as it is): a flush needs the driver's answer, at least two clocks after D took
-// its packet, so they are current then (p_kin), and the flush decision starts at registers.
+// D's packet as it is; A's from its register, so from a packet's second clock in A): a flush
+// needs the driver's answer, at least two clocks after D took its packet, and no packet enters
+// A from the answer on (d_rc_near), so they are current then (p_kin), and the flush decision
+// starts at registers. In XS_RC, D called the driver (d_drv_ext) and its flags are known, so
+// D finishes there exactly when no second write is due and the record slot is free (p_flush).
 function automatic logic same_key(input logic [31:0] h1, input logic z1,
                                   input logic [31:0] h2, input logic z2);
     same_key = h1 == h2 || (z1 && z2);
 endfunction
-logic kin_in, kin_a_now, kin_b_now, kin_b1_now, kin_b2_now, kin_c_now;
+logic kin_a_now, kin_b_now, kin_b1_now, kin_b2_now, kin_c_now;
 logic kin_a_reg = 1'b0, kin_b_reg = 1'b0, kin_b1_reg = 1'b0, kin_b2_reg = 1'b0, kin_c_reg = 1'b0;
 logic kin_a, kin_b, kin_b1, kin_b2, kin_c;
 always_comb begin
-    kin_in = same_key(s_axis_pkt_hash, s_axis_pkt_zkey, d_hash_reg, d_zkey_reg);
     kin_a_now = same_key(a_hash_reg, a_zkey_reg, d_hash_reg, d_zkey_reg);
     kin_b_now = same_key(b_hash_reg, b_zkey_reg, d_hash_reg, d_zkey_reg);
     kin_b1_now = same_key(b1_hash_reg, b1_zkey_reg, d_hash_reg, d_zkey_reg);
@@ -828,13 +837,14 @@ always_comb begin
 end
 always_ff @(posedge clk) begin
     // each stage's hash register loads exactly in these cases (stage registers below)
-    kin_a_reg <= (a_free && pkt_accept) ? kin_in : kin_a_now;
+    kin_a_reg <= kin_a_now;
     kin_b_reg <= (b_free && a_valid_reg) ? kin_a_now : kin_b_now;
     kin_b1_reg <= (b1_free && b_valid_reg) ? kin_b_now : kin_b1_now;
     kin_b2_reg <= (b2_free && b1_valid_reg) ? kin_b1_now : kin_b2_now;
     kin_c_reg <= (c_free && b2_valid_reg) ? kin_b2_now : kin_c_now;
 end
-assign flush = (FLUSH_ON_STEER != 0) && d_fin && d_drv_ext &&
+assign flush = (FLUSH_ON_STEER != 0) && d_valid_reg && xs_reg == XS_RC && out_free &&
+               !(!d_rc_reg[31] && d_rc_old_reg && !d_w2_done_reg) &&
                (kin_a || kin_b || kin_b1 || kin_b2 || kin_c);
 assign m_flush = flush;
 
@@ -845,6 +855,13 @@ assign m_flush = flush;
 logic [RAW-1:0] x_r_addr, x_p_addr, w_r_addr, w_p_addr;
 logic w_hit_r, w_hit_p;
 logic w_d1, w_d2, w_d3, w_unk, w_ne, w_neg, w_zero, w_wpos, w_nofilt, w_hasheq;
+// both CPUs' bits looked up from registers, d_call selecting last (kept apart: Yosys would
+// otherwise select the index first and look up behind d_call)
+(* keep *) logic w_neg_next, w_neg_t0, w_zero_next, w_zero_t0;
+assign w_neg_next = hd_neg[CW'(d_next_reg)];
+assign w_neg_t0 = hd_neg[CW'(d_rcpu)];
+assign w_zero_next = hd_zero_reg[CW'(d_next_reg)];
+assign w_zero_t0 = hd_zero_reg[CW'(d_rcpu)];
 
 always_comb begin
     x_r_addr = {c_queue_reg, c_rslot_reg};
@@ -857,8 +874,8 @@ always_comb begin
     // head[next_cpu] (difference 0) or unchanged with cpu = next_cpu >= nr_cpu_ids
     w_d1 = d_call ? d_next_ok_reg : d_r_ok_reg;
     w_ne = (d_call ? d_next_reg != c_next_reg : d_rcpu != c_next_reg) || c_next_hi_reg;
-    w_neg = d_call ? hd_neg[CW'(d_next_reg)] : hd_neg[CW'(d_rcpu)];
-    w_zero = d_call ? hd_zero_reg[CW'(d_next_reg)] : hd_zero_reg[CW'(d_rcpu)];
+    w_neg = d_call ? w_neg_next : w_neg_t0;
+    w_zero = d_call ? w_zero_next : w_zero_t0;
     w_wpos = d_steered ? d_wpos_tq_reg : d_wpos_q_reg;
     if (d_cpu_ok) begin
         w_d2 = !w_neg;
@@ -1080,9 +1097,7 @@ always_ff @(posedge clk) begin
         b_wbhit_reg <= b_wbhit_reg && wb_valid_reg;
     end
     // stage B1 (its R view snoops every slot write)
-    if (b1_valid_reg || b_adv) begin
-        b1_r_reg <= b_adv ? b_r_next : b1_r_next;
-    end
+    b1_r_reg <= b_adv ? b_r_next : b1_r_next;   // (held or snooping when empty: unread)
     if (b1_free) begin
         b1_valid_reg <= b_valid_reg;
         if (b_valid_reg) begin
@@ -1104,9 +1119,7 @@ always_ff @(posedge clk) begin
         end
     end
     // stage B2
-    if (b2_valid_reg || b1_adv) begin
-        b2_r_reg <= b1_adv ? b1_r_next : b2_r_next;
-    end
+    b2_r_reg <= b1_adv ? b1_r_next : b2_r_next;
     if (b2_free) begin
         b2_valid_reg <= b1_valid_reg;
         if (b1_valid_reg) begin
@@ -1128,10 +1141,8 @@ always_ff @(posedge clk) begin
         end
     end
     // stage C (the R and P views snoop every slot write)
-    if (c_valid_reg || b2_adv) begin
-        c_r_reg <= b2_adv ? b2_r_next : c_r_next;
-        c_p_reg <= b2_adv ? b2_p_next : c_p_next;
-    end
+    c_r_reg <= b2_adv ? b2_r_next : c_r_next;
+    c_p_reg <= b2_adv ? b2_p_next : c_p_next;
     if (c_free) begin
         c_valid_reg <= b2_valid_reg;
         if (b2_valid_reg) begin
@@ -1647,14 +1658,20 @@ always_ff @(posedge clk) begin
                 p_tq_tbl: assert (d_tq_tbl_reg == tbl_present_reg[d_tq_reg]);
         end
         p_pre_zero: assert (pre_zero_reg == (pre_left_reg == '0));
-        // the registered key compares are current wherever a flush can read them
-        if (d_valid_reg && xs_reg != XS_EVAL) begin
+        // the registered key compares are current wherever a flush can read them, and the
+        // flush is the driver caller's finish
+        if (d_valid_reg && xs_reg == XS_RC) p_rc_ext: assert (d_drv_ext && !d_p_unk_reg);
+        if (FLUSH_ON_STEER != 0 && d_valid_reg && xs_reg == XS_RC) begin
             p_kin: assert ((!a_valid_reg || kin_a_reg == kin_a_now) &&
                            (!b_valid_reg || kin_b_reg == kin_b_now) &&
                            (!b1_valid_reg || kin_b1_reg == kin_b1_now) &&
                            (!b2_valid_reg || kin_b2_reg == kin_b2_now) &&
                            (!c_valid_reg || kin_c_reg == kin_c_now));
         end
+        p_flush: assert (flush == ((FLUSH_ON_STEER != 0) && d_fin && d_drv_ext &&
+                                   ((a_valid_reg && kin_a_now) || (b_valid_reg && kin_b_now) ||
+                                    (b1_valid_reg && kin_b1_now) || (b2_valid_reg && kin_b2_now) ||
+                                    (c_valid_reg && kin_c_now))));
         c_fwd_r: cover (d_valid_reg && f_dnew_reg && f_hitr_reg && f_r_known);
         c_fwd_p: cover (d_valid_reg && f_dnew_reg && f_hitp_reg && f_p_known && d_steer_reg);
         c_fix: cover (d_valid_reg && d_p_unk_reg && d_fix1_reg);
