@@ -356,15 +356,8 @@ localparam logic [FS_DEC_N-1:0] DRAIN_SEL =
     (FS_DEC_N'(1) << FS_REG_FLT_CMD);
 
 logic [FS_DEC_N-1:0] sel_reg = '0;
-// the classes too, from the decode's hits (the order gate reads them on its way to gate_pass:
-// an OR over the selection there was two LUT levels of that path)
-logic ord_free_reg = EN, ord_core_reg = 1'b0, ord_rec_reg = 1'b0;
 always_ff @(posedge clk) begin
     sel_reg <= dec_hit;
-    // an address the map does not decode only answers SLVERR: free
-    ord_free_reg <= EN && ((dec_hit & FREE_SEL) != '0 || dec_hit == '0);
-    ord_core_reg <= EN && (dec_hit & CORE_SEL) != '0;
-    ord_rec_reg <= EN && (dec_hit & ~(FREE_SEL | CORE_SEL | DRAIN_SEL)) != '0;
 end
 
 logic a_online, a_key, a_fsrc, a_fdst, a_lut, a_cnt, a_esrc, a_edst, a_rmap, a_fcnt, a_map;
@@ -1005,9 +998,10 @@ assign ord_req = (st_reg == ST_REQ) || (st_reg == ST_RD1) || (st_reg == ST_RD2) 
                  (st_reg == ST_DONE && !init_seq_reg);
 assign ord_done = ord_done_reg;
 // valid with ord_req and ord_done (tx_addr_reg holds from ST_REQ to ST_RESP)
-assign ord_free = ord_free_reg;
-assign ord_core = ord_core_reg;
-assign ord_rec = ord_rec_reg;
+// an address the map does not decode only answers SLVERR: free
+assign ord_free = EN && ((sel_reg & FREE_SEL) != '0 || sel_reg == '0);
+assign ord_core = EN && (sel_reg & CORE_SEL) != '0;
+assign ord_rec = EN && (sel_reg & ~(FREE_SEL | CORE_SEL | DRAIN_SEL)) != '0;
 
 assign tx_take = (st_reg == ST_IDLE) && tx_valid;
 assign rsp_valid = (st_reg == ST_DONE) && !init_seq_reg;

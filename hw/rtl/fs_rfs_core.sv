@@ -542,9 +542,9 @@ assign x_go = cs_reg == CS_EXEC && (cmd_sock_reg || (!d_valid_reg && pre_zero_re
 // a packet accepted in a fast command's EXEC clock reads the sock table and head after it;
 // the packets after a HEAD_ADD enter while it waits and hold in C until it has run
 // no packet enters A in the clock the driver answers D nor while D holds its answer: a flush
-// (only then) reads A's same-key compare from a register, current from a packet's second clock
-// in A (kin_a_reg). Rarely a loss: D waited for the driver, so A-C are full or the packets
-// behind it are its own flow's, flushed anyway.
+// (only then) reads whether a packet in A-C shares D's key from a register (kin_any_reg).
+// Rarely a loss: D waited for the driver, so A-C are full or the packets behind it are its
+// own flow's, flushed anyway.
 logic d_rc_near;
 assign d_rc_near = (FLUSH_ON_STEER != 0) && d_valid_reg &&
                    (xs_reg == XS_RC || (xs_reg == XS_WAIT && s_drv_rsp_valid));
@@ -810,42 +810,30 @@ assign m_drv_req_hash = d_hash_reg;
 assign m_drv_req_tag = d_tag_reg;
 assign s_drv_rsp_ready = d_valid_reg && xs_reg == XS_WAIT;
 // a packet behind D that may share D's filter key (same key: same hash, unless ports 0).
-// The compares are registered (kin_*_reg, for the packet each stage holds next clock, against
-// D's packet as it is; A's from its register, so from a packet's second clock in A): a flush
-// needs the driver's answer, at least two clocks after D took its packet, and no packet enters
-// A from the answer on (d_rc_near), so they are current then (p_kin), and the flush decision
-// starts at registers. In XS_RC, D called the driver (d_drv_ext) and its flags are known, so
-// D finishes there exactly when no second write is due and the record slot is free (p_flush).
+// A flush needs the driver's answer, at least two clocks after D took its packet, and no
+// packet enters A from the answer on (d_rc_near) nor leaves C while D holds its caller: the
+// packets in A-C in XS_RC are those of the clock before, so the flush reads whether one of
+// them shares D's key from a register (kin_any_reg, p_kin) and starts at registers. In XS_RC,
+// D called the driver (d_drv_ext) and its flags are known, so D finishes there exactly when
+// no second write is due and the record slot is free (p_rc_ext, p_flush).
 function automatic logic same_key(input logic [31:0] h1, input logic z1,
                                   input logic [31:0] h2, input logic z2);
     same_key = h1 == h2 || (z1 && z2);
 endfunction
-logic kin_a_now, kin_b_now, kin_b1_now, kin_b2_now, kin_c_now;
-logic kin_a_reg = 1'b0, kin_b_reg = 1'b0, kin_b1_reg = 1'b0, kin_b2_reg = 1'b0, kin_c_reg = 1'b0;
-logic kin_a, kin_b, kin_b1, kin_b2, kin_c;
+logic kin_any;                          // a packet in A-C shares D's key
+logic kin_any_reg = 1'b0;               // ... last clock
 always_comb begin
-    kin_a_now = same_key(a_hash_reg, a_zkey_reg, d_hash_reg, d_zkey_reg);
-    kin_b_now = same_key(b_hash_reg, b_zkey_reg, d_hash_reg, d_zkey_reg);
-    kin_b1_now = same_key(b1_hash_reg, b1_zkey_reg, d_hash_reg, d_zkey_reg);
-    kin_b2_now = same_key(b2_hash_reg, b2_zkey_reg, d_hash_reg, d_zkey_reg);
-    kin_c_now = same_key(c_hash_reg, c_zkey_reg, d_hash_reg, d_zkey_reg);
-    kin_a = a_valid_reg && kin_a_reg;
-    kin_b = b_valid_reg && kin_b_reg;
-    kin_b1 = b1_valid_reg && kin_b1_reg;
-    kin_b2 = b2_valid_reg && kin_b2_reg;
-    kin_c = c_valid_reg && kin_c_reg;
+    kin_any = (a_valid_reg && same_key(a_hash_reg, a_zkey_reg, d_hash_reg, d_zkey_reg)) ||
+              (b_valid_reg && same_key(b_hash_reg, b_zkey_reg, d_hash_reg, d_zkey_reg)) ||
+              (b1_valid_reg && same_key(b1_hash_reg, b1_zkey_reg, d_hash_reg, d_zkey_reg)) ||
+              (b2_valid_reg && same_key(b2_hash_reg, b2_zkey_reg, d_hash_reg, d_zkey_reg)) ||
+              (c_valid_reg && same_key(c_hash_reg, c_zkey_reg, d_hash_reg, d_zkey_reg));
 end
 always_ff @(posedge clk) begin
-    // each stage's hash register loads exactly in these cases (stage registers below)
-    kin_a_reg <= kin_a_now;
-    kin_b_reg <= (b_free && a_valid_reg) ? kin_a_now : kin_b_now;
-    kin_b1_reg <= (b1_free && b_valid_reg) ? kin_b_now : kin_b1_now;
-    kin_b2_reg <= (b2_free && b1_valid_reg) ? kin_b1_now : kin_b2_now;
-    kin_c_reg <= (c_free && b2_valid_reg) ? kin_b2_now : kin_c_now;
+    kin_any_reg <= kin_any;
 end
 assign flush = (FLUSH_ON_STEER != 0) && d_valid_reg && xs_reg == XS_RC && out_free &&
-               !(!d_rc_reg[31] && d_rc_old_reg && !d_w2_done_reg) &&
-               (kin_a || kin_b || kin_b1 || kin_b2 || kin_c);
+               !(!d_rc_reg[31] && d_rc_old_reg && !d_w2_done_reg) && kin_any_reg;
 assign m_flush = flush;
 
 // ---------------------------------------------------------------- forwarding into D
@@ -1661,17 +1649,8 @@ always_ff @(posedge clk) begin
         // the registered key compares are current wherever a flush can read them, and the
         // flush is the driver caller's finish
         if (d_valid_reg && xs_reg == XS_RC) p_rc_ext: assert (d_drv_ext && !d_p_unk_reg);
-        if (FLUSH_ON_STEER != 0 && d_valid_reg && xs_reg == XS_RC) begin
-            p_kin: assert ((!a_valid_reg || kin_a_reg == kin_a_now) &&
-                           (!b_valid_reg || kin_b_reg == kin_b_now) &&
-                           (!b1_valid_reg || kin_b1_reg == kin_b1_now) &&
-                           (!b2_valid_reg || kin_b2_reg == kin_b2_now) &&
-                           (!c_valid_reg || kin_c_reg == kin_c_now));
-        end
-        p_flush: assert (flush == ((FLUSH_ON_STEER != 0) && d_fin && d_drv_ext &&
-                                   ((a_valid_reg && kin_a_now) || (b_valid_reg && kin_b_now) ||
-                                    (b1_valid_reg && kin_b1_now) || (b2_valid_reg && kin_b2_now) ||
-                                    (c_valid_reg && kin_c_now))));
+        if (FLUSH_ON_STEER != 0 && d_valid_reg && xs_reg == XS_RC) p_kin: assert (kin_any_reg == kin_any);
+        p_flush: assert (flush == ((FLUSH_ON_STEER != 0) && d_fin && d_drv_ext && kin_any));
         c_fwd_r: cover (d_valid_reg && f_dnew_reg && f_hitr_reg && f_r_known);
         c_fwd_p: cover (d_valid_reg && f_dnew_reg && f_hitp_reg && f_p_known && d_steer_reg);
         c_fix: cover (d_valid_reg && d_p_unk_reg && d_fix1_reg);
