@@ -269,10 +269,6 @@ end
 // walker state: element 0 is written by stage 3, element k by step k (packed arrays)
 logic [4*8*WIN-1:0] st_win_reg;
 logic [4*16-1:0] st_len_reg;
-// len - n for n = 2, 8, 20 and len < n, registered once: a step tests off + n > len as
-// len < n || off > len - n (one unsigned carry chain from registers, not an add and a compare)
-logic [3*16-1:0] st_lm2_reg, st_lm8_reg, st_lm20_reg;     // steps 0..2
-logic [2:0] st_lt2_reg, st_lt8_reg, st_lt20_reg;
 logic [4*2-1:0] st_tags_reg;
 logic [4*5-1:0] st_l3_reg;
 logic [3:0] st_ipv6_reg;
@@ -294,12 +290,6 @@ always_ff @(posedge clk) begin
     if (ce) begin
         st_win_reg[8*WIN*0 +: 8*WIN] <= s2_win_reg;
         st_len_reg[16*0 +: 16] <= s2_len_reg;
-        st_lm2_reg[16*0 +: 16] <= s2_len_reg - 16'd2;
-        st_lm8_reg[16*0 +: 16] <= s2_len_reg - 16'd8;
-        st_lm20_reg[16*0 +: 16] <= s2_len_reg - 16'd20;
-        st_lt2_reg[0] <= s2_len_reg < 16'd2;
-        st_lt8_reg[0] <= s2_len_reg < 16'd8;
-        st_lt20_reg[0] <= s2_len_reg < 16'd20;
         st_tags_reg[2*0 +: 2] <= s2_tags_reg;
         st_l3_reg[5*0 +: 5] <= s2_l3_reg;
         st_done_reg[0] <= 1'b1;
@@ -368,15 +358,11 @@ generate
         logic [15:0] len;
         logic [7:0] nh;
         logic [9:0] endn_hi;    // off / 8 + hdrlen + 1 (mod 2^10, as endn is mod 2^13)
-        logic [15:0] lm2, lm8, lm20;
         logic [12:0] endn;   // < 2^13: off <= WIN when a move is made, plus at most 2048 + 8
         logic ext, tcp, udp;
         logic pend_fail;
         assign off = st_off_reg[13*(gs) +: 13];
         assign len = st_len_reg[16*(gs) +: 16];
-        assign lm2 = st_lm2_reg[16*(gs) +: 16];
-        assign lm8 = st_lm8_reg[16*(gs) +: 16];
-        assign lm20 = st_lm20_reg[16*(gs) +: 16];
         assign nh = st_nh_reg[8*(gs) +: 8];
         assign wpad = {st_win_reg[8*WIN*(gs) +: 8*WIN-16], 16'd0};
         // the window as words in select order (word k: bytes 4k+2 .. 4k+5), then a 32-way
@@ -400,26 +386,14 @@ generate
         // every need() of this step, compared in parallel (a select before a compare would
         // put a mux in front of the carry chain): past the frame (tr_*) or the window (un_*)
         logic tr2, tr8, tr20, tro, un2, un8, un20, uno;
-        assign tr2 = st_lt2_reg[gs] || 16'(off) > lm2;
-        assign tr8 = st_lt8_reg[gs] || 16'(off) > lm8;
-        assign tr20 = st_lt20_reg[gs] || 16'(off) > lm20;
+        assign tr2 = 16'(off) + 16'd2 > len;
+        assign tr8 = 16'(off) + 16'd8 > len;
+        assign tr20 = 16'(off) + 16'd20 > len;
         assign tro = 16'(off) > len;
         assign un2 = 16'(off) + 16'd2 > 16'(WIN);
         assign un8 = 16'(off) + 16'd8 > 16'(WIN);
         assign un20 = 16'(off) + 16'd20 > 16'(WIN);
         assign uno = 16'(off) > 16'(WIN);
-        if (gs < 2) begin : g_lm
-            always_ff @(posedge clk) begin
-                if (ce) begin
-                    st_lm2_reg[16*(gs+1) +: 16] <= lm2;
-                    st_lm8_reg[16*(gs+1) +: 16] <= lm8;
-                    st_lm20_reg[16*(gs+1) +: 16] <= lm20;
-                    st_lt2_reg[gs+1] <= st_lt2_reg[gs];
-                    st_lt8_reg[gs+1] <= st_lt8_reg[gs];
-                    st_lt20_reg[gs+1] <= st_lt20_reg[gs];
-                end
-            end
-        end
         // the previous step's move: off is the extension header's end
         assign pend_fail = st_pend_reg[gs] && (tro || uno);
 
