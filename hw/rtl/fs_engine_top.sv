@@ -644,7 +644,12 @@ logic rq_ready, rs_valid, rs_ready;
 logic [RQW-1:0] rq_queue;
 logic [SLOT_LOG2-1:0] rq_flow_id;
 logic [31:0] rq_hash, rs_rc;
-logic rr_valid, rr_ready, rr_cpu_valid, rr_steer;
+logic cr_valid, cr_ready, cr_cpu_valid, cr_steer;    // the core's record
+logic [15:0] cr_cpu;
+logic [2:0] cr_path, cr_gate;
+logic [31:0] cr_rc, cr_tail;
+logic [TW-1:0] cr_tag;
+logic rr_valid, rr_ready, rr_cpu_valid, rr_steer;    // ... after slice_rec
 logic [15:0] rr_cpu;
 logic [2:0] rr_path, rr_gate;
 logic [31:0] rr_rc, rr_tail;
@@ -672,21 +677,21 @@ fs_rfs_core #(
     .s_axis_pkt_steerable(m_steerable),
     .s_axis_pkt_tag(m_tag_reg),
     .s_axis_pkt_zkey(m_is_ip && m_tup[31:0] == 32'd0),
-    .m_axis_rec_tvalid(rr_valid),
-    .m_axis_rec_tready(rr_ready),
-    .m_axis_rec_cpu_valid(rr_cpu_valid),
-    .m_axis_rec_cpu(rr_cpu),
-    .m_axis_rec_path(rr_path),
-    .m_axis_rec_gate(rr_gate),
-    .m_axis_rec_steer(rr_steer),
+    .m_axis_rec_tvalid(cr_valid),
+    .m_axis_rec_tready(cr_ready),
+    .m_axis_rec_cpu_valid(cr_cpu_valid),
+    .m_axis_rec_cpu(cr_cpu),
+    .m_axis_rec_path(cr_path),
+    .m_axis_rec_gate(cr_gate),
+    .m_axis_rec_steer(cr_steer),
     .m_axis_rec_steer_queue(unused_rr_sq),
     .m_axis_rec_steer_flow_id(unused_rr_sf),
-    .m_axis_rec_steer_rc(rr_rc),
+    .m_axis_rec_steer_rc(cr_rc),
     .m_axis_rec_rflow_valid(unused_rr_rv),
     .m_axis_rec_rflow_queue(unused_rr_rq),
     .m_axis_rec_rflow_slot(unused_rr_rs),
-    .m_axis_rec_tail(rr_tail),
-    .m_axis_rec_tag(rec_tag),
+    .m_axis_rec_tail(cr_tail),
+    .m_axis_rec_tag(cr_tag),
     .m_drv_req_valid(rq_valid),
     .m_drv_req_ready(rq_ready),
     .m_drv_req_queue(rq_queue),
@@ -804,6 +809,23 @@ fs_steer_driver #(
     .stat_evt_refusals(st_refusals),
     .stat_driver_errors(st_errors),
     .busy(drv_busy)
+);
+
+// the core's record output through a register slice: the core's record ready is then a
+// register, not R1's and the output slice's ready (that chain ran on through the core's
+// finish, its input ready and M's take into fs_flt_forward's log read: 7 LUT levels)
+localparam integer CRW = 1 + 16 + 3 + 3 + 1 + 32 + 32 + TW;
+fs_skid #(
+    .WIDTH(CRW)
+) slice_rec (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(cr_valid),
+    .s_ready(cr_ready),
+    .s_data({cr_cpu_valid, cr_cpu, cr_path, cr_gate, cr_steer, cr_rc, cr_tail, cr_tag}),
+    .m_valid(rr_valid),
+    .m_ready(rr_ready),
+    .m_data({rr_cpu_valid, rr_cpu, rr_path, rr_gate, rr_steer, rr_rc, rr_tail, rec_tag})
 );
 
 // ---------------------------------------------------------------- record

@@ -84,6 +84,7 @@ end
 // ---------------------------------------------------------------- change log
 logic [SW-1:0] chg_cnt_reg = '0;
 logic [ENT_W-1:0] log_reg [LOGN];
+logic [ENT_W-1:0] log_rp_reg [LOGN];     // a copy of log_reg for the scan's read (see ld_ent)
 logic dc_change_reg = 1'b0;              // the driver's command in progress can change state
 logic [ENT_W-1:0] dc_ent_reg;
 
@@ -94,6 +95,7 @@ always_ff @(posedge clk) begin
     end
     if (dr_valid && dc_change_reg && dr_err == E_OK) begin
         log_reg[chg_cnt_reg[LOG_LOG2-1:0]] <= dc_ent_reg;
+        log_rp_reg[chg_cnt_reg[LOG_LOG2-1:0]] <= dc_ent_reg;
         chg_cnt_reg <= chg_cnt_reg + SW'(1);
     end
     if (rst) begin
@@ -126,10 +128,12 @@ assign sc_match = sc_pend_reg && (sc_ent_reg[ENT_W-1 -: KEY_W] == p_key);
 assign scanning = sc_pend_reg || (rp_reg != chg_cnt_reg);
 assign ld_pend = p_load_stamp != chg_cnt_reg;
 
-// both log reads from registers, p_load (late: the issue stage's take) selecting after them
+// both log reads from registers, p_load (late: the issue stage's take) selecting after them;
+// from two copies of the log, as Yosys merges two reads of one memory whose outputs a mux
+// selects into one read behind a mux of the addresses (p_load in front of the LUTRAM)
 logic [ENT_W-1:0] ld_ent, rp_ent;
 assign ld_ent = log_reg[p_load_stamp[LOG_LOG2-1:0]];
-assign rp_ent = log_reg[rp_reg[LOG_LOG2-1:0]];
+assign rp_ent = log_rp_reg[rp_reg[LOG_LOG2-1:0]];
 
 always_ff @(posedge clk) begin
     if (p_load) begin
@@ -216,6 +220,7 @@ always_comb begin
         if (f_age[i] < f_nchg_reg) begin
             if (f_age[i] < f_since_reg && log_reg[i][ENT_W-1 -: KEY_W] == f_key) f_log_ok = 1'b0;
             if (f_age[i] == f_since_reg && log_reg[i] != {f_key, f_last_reg}) f_log_ok = 1'b0;
+            if (log_rp_reg[i] != log_reg[i]) f_log_ok = 1'b0;    // the scan's copy
         end
     end
     f_rp_m1 = rp_reg[LOG_LOG2-1:0] - LOG_LOG2'(1);

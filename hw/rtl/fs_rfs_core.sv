@@ -703,13 +703,13 @@ end
 logic [15:0] d_rcpu;
 logic d_call, d_cpu_ok, d_map_ok, d_cpu_any;
 logic [15:0] d_cpu_sel;
-logic [31:0] tn_next, tn_t0, tn_m, d_tail_new;
+logic [31:0] tn_next, tn_t0, tn_m, tn_ok, d_tail_new;
 logic [2:0] d_path, d_gate;
 logic d_need_drv, d_drv_ext, d_steered, d_w2_need, d_go;
 logic [31:0] d_rc_eff;
 logic d_wr1, d_wr2;
 logic [RAW-1:0] d_wr1_addr;
-logic [SW-1:0] d_wr1_data;
+logic [SW-1:0] d_wr1_data, d_wr_data;
 logic d_p_fix;
 
 always_comb begin
@@ -765,7 +765,8 @@ always_comb begin
     tn_next = tail_p1_reg[CW'(d_next_reg)];
     tn_t0 = tail_p1_reg[CW'(d_rcpu)];
     tn_m = tail_p1_reg[CW'(d_mcpu_reg)];
-    d_tail_new = d_cpu_ok ? (d_call ? tn_next : tn_t0) : tn_m;
+    tn_ok = d_call ? tn_next : tn_t0;    // the slot's last_qtail when d_cpu_ok (no d_cpu_ok in front)
+    d_tail_new = d_cpu_ok ? tn_ok : tn_m;
 
     // the slot write: S7-S9 and the enqueue's last_qtail
     d_wr1_addr = d_steered ? {d_tq_reg, d_pslot_reg} : {d_queue_reg, d_rslot_reg};
@@ -783,7 +784,7 @@ always_comb begin
         end
     end
     if (d_cpu_ok) begin
-        d_wr1_data[F_LQ +: 32] = d_tail_new;                               // spec 5
+        d_wr1_data[F_LQ +: 32] = tn_ok;                                    // spec 5
     end
     d_wr1 = d_call || d_cpu_ok;
     // S7: old.filter == rc (u16 against int) -> NO_FILTER, a second write to R
@@ -795,6 +796,8 @@ always_comb begin
     d_go = !d_p_unk_reg && (!d_drv_ext || xs_reg == XS_RC);
     d_done = d_go && !d_w2_need;
     d_wr2 = d_valid_reg && d_go && d_w2_need;
+    // the word D writes (wr2: filter to NO_FILTER; else wr1), also what the views snoop
+    d_wr_data = d_wr2 ? {d_r_reg[95:80], 16'hFFFF, d_r_reg[63:0]} : d_wr1_data;
 
     // the hazard stall: P's activity recomputed from the registered view
     // (two clocks: head[P.cpu] is registered first)
@@ -959,7 +962,7 @@ end
 always_comb begin
     ram_wr_en = 1'b0;
     ram_wr_addr = w_r_addr;
-    ram_wr_data = d_r_reg;
+    ram_wr_data = d_wr_data;
     if (cs_reg == CS_CLEAR_Q) begin
         ram_wr_en = 1'b1;
         ram_wr_addr = {k_q, clr_cnt_reg[SL-1:0]};
@@ -967,11 +970,9 @@ always_comb begin
     end else if (d_wr2) begin
         ram_wr_en = 1'b1;
         ram_wr_addr = w_r_addr;
-        ram_wr_data = {d_r_reg[95:80], 16'hFFFF, d_r_reg[63:0]};
     end else if (d_fin && d_wr1) begin
         ram_wr_en = 1'b1;
         ram_wr_addr = d_wr1_addr;
-        ram_wr_data = d_wr1_data;
     end
     k_sock_wr_en = 1'b0;
     k_sock_wr_addr = cmd_data0_reg[KL-1:0] & sock_mask_reg;
@@ -1008,7 +1009,7 @@ end
 // the advance only selects among the results (it comes late: the pipeline's ready chain).
 logic wr_r_now, wr_p_now;          // D writes its R slot / its P slot this clock
 logic b_r_hit, b1_r_hit, b2_r_hit, b2_p_hit, c_r_hit, c_p_hit;
-logic [SW-1:0] b_r_next, b1_r_next, b2_r_next, b2_p_next, c_r_next, c_p_next;
+logic [SW-1:0] b1_r_next, b2_r_next, c_r_next, c_p_next;
 logic b1_r_snoop, b2_r_snoop, c_r_snoop, c_p_snoop;
 // the word written now lands on a view at address t
 function automatic snoop_hit(input [RAW-1:0] t, input wr_r, input wr_p,
@@ -1024,18 +1025,18 @@ always_comb begin
     b2_p_hit = snoop_hit({b2_tq_reg, b2_pslot_reg}, wr_r_now, wr_p_now, w_r_addr, w_p_addr);
     c_r_hit = snoop_hit({c_queue_reg, c_rslot_reg}, wr_r_now, wr_p_now, w_r_addr, w_p_addr);
     c_p_hit = snoop_hit({c_tq_reg, c_pslot_reg}, wr_r_now, wr_p_now, w_r_addr, w_p_addr);
-    // each view as it would be next clock, held or taken from the stage before
-    b_r_next = b_r_hit ? ram_wr_data : b_r_view;
-    b1_r_next = b1_r_hit ? ram_wr_data : b1_r_reg;
-    b2_r_next = b2_r_hit ? ram_wr_data : b2_r_reg;
-    b2_p_next = b2_p_hit ? ram_wr_data : b2_p_view;
-    c_r_next = c_r_hit ? ram_wr_data : c_r_reg;
-    c_p_next = c_p_hit ? ram_wr_data : c_p_reg;
     // a view loaded or held this clock took the write
     b1_r_snoop = b_adv ? b_r_hit : b1_r_hit;
     b2_r_snoop = b1_adv ? b1_r_hit : b2_r_hit;
     c_r_snoop = b2_adv ? b2_r_hit : c_r_hit;
     c_p_snoop = b2_adv ? b2_p_hit : c_p_hit;
+    // each view next clock: D's written word when the view loaded or held took it, else the
+    // view loaded or held (the advance selects the hit, so D's word, late behind the tail
+    // lookup, passes one multiplexer; no clear runs while a view is read)
+    b1_r_next = b1_r_snoop ? d_wr_data : (b_adv ? b_r_view : b1_r_reg);
+    b2_r_next = b2_r_snoop ? d_wr_data : (b1_adv ? b1_r_reg : b2_r_reg);
+    c_r_next = c_r_snoop ? d_wr_data : (b2_adv ? b2_r_reg : c_r_reg);
+    c_p_next = c_p_snoop ? d_wr_data : (b2_adv ? b2_p_view : c_p_reg);
 end
 
 always_ff @(posedge clk) begin
@@ -1085,7 +1086,7 @@ always_ff @(posedge clk) begin
         b_wbhit_reg <= b_wbhit_reg && wb_valid_reg;
     end
     // stage B1 (its R view snoops every slot write)
-    b1_r_reg <= b_adv ? b_r_next : b1_r_next;   // (held or snooping when empty: unread)
+    b1_r_reg <= b1_r_next;   // (held or snooping when empty: unread)
     if (b1_free) begin
         b1_valid_reg <= b_valid_reg;
         if (b_valid_reg) begin
@@ -1107,7 +1108,7 @@ always_ff @(posedge clk) begin
         end
     end
     // stage B2
-    b2_r_reg <= b1_adv ? b1_r_next : b2_r_next;
+    b2_r_reg <= b2_r_next;
     if (b2_free) begin
         b2_valid_reg <= b1_valid_reg;
         if (b1_valid_reg) begin
@@ -1129,8 +1130,8 @@ always_ff @(posedge clk) begin
         end
     end
     // stage C (the R and P views snoop every slot write)
-    c_r_reg <= b2_adv ? b2_r_next : c_r_next;
-    c_p_reg <= b2_adv ? b2_p_next : c_p_next;
+    c_r_reg <= c_r_next;
+    c_p_reg <= c_p_next;
     if (c_free) begin
         c_valid_reg <= b2_valid_reg;
         if (b2_valid_reg) begin
