@@ -199,6 +199,17 @@ always_ff @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- control
+logic [3:0] lw_next;    // S_LOOKUP_WAIT's next state once the lookup answers
+always_comb begin
+    if (s_flt_rsp_err == E_OK) begin
+        lw_next = (s_flt_rsp_queue == req_queue_reg || !room_reg) ? S_RSP : S_RETARGET;
+    end else if (s_flt_rsp_err == E_NOT_FOUND) begin
+        lw_next = S_ALLOC;
+    end else begin
+        lw_next = S_RSP;
+    end
+end
+
 always_comb begin
     steerable = s_drv_req_steerable &&
                 (s_drv_req_proto == PROTO_TCP || s_drv_req_proto == PROTO_UDP);
@@ -241,21 +252,14 @@ always_comb begin
                 if (s_flt_rsp_err == E_OK) begin
                     flt_id_next = s_flt_rsp_id;
                     rc_next = 32'(s_flt_rsp_id);
-                    if (s_flt_rsp_queue == req_queue_reg) begin
-                        state_next = S_RSP;
-                    end else if (!room_reg) begin
+                    if (s_flt_rsp_queue != req_queue_reg && !room_reg) begin
                         inc_refusals = 1'b1;
                         rc_next = RC_EBUSY;
-                        state_next = S_RSP;
-                    end else begin
-                        state_next = S_RETARGET;
                     end
-                end else if (s_flt_rsp_err == E_NOT_FOUND) begin
-                    state_next = S_ALLOC;
-                end else begin
+                end else if (s_flt_rsp_err != E_NOT_FOUND) begin
                     rc_next = RC_EIO;
-                    state_next = S_RSP;
                 end
+                // (the state is selected after the case, see lw_next)
             end
         end
         S_ALLOC: begin
@@ -332,6 +336,11 @@ always_comb begin
             state_next = S_IDLE;
         end
     endcase
+    // the lookup's answer picks the next state in its own multiplexer, after the case on
+    // state_reg (inside it, the queue compare ran through the case's wide multiplexer)
+    if (state_reg == S_LOOKUP_WAIT && s_flt_rsp_valid) begin
+        state_next = lw_next;
+    end
 end
 
 // ---------------------------------------------------------------- event FIFO
