@@ -207,7 +207,8 @@ logic [1:0] s2_tags_reg;
 logic [4:0] s2_l3_reg;
 logic s2_v4_reg, s2_v6_reg, s2_done_reg;
 logic [3:0] s2_cls_reg;
-logic s2_lt20_reg, s2_lt40_reg;   // len < l3 + 20 (an IPv4 header), len < l3 + 40 (IPv6)
+logic s2_lt40_reg;                 // len < l3 + 40 (an IPv6 header; len < l3 + 20 is the sign
+                                   // of s2_rlen_reg's N20 room)
 logic [3:0] s2_lenq_reg;           // min((len - l3) / 4, 15): len < l3 + IHL * 4 is lenq < IHL
 logic [NNEED*RLEN_BITS-1:0] s2_rlen_reg;   // len - l3 - n
 logic [NNEED*RWIN_BITS-1:0] s2_rwin_reg;   // WIN - l3 - n
@@ -270,12 +271,12 @@ end
 logic [2:0] s1_at;   // one-hot: the IP header starts at 14, 18, 22
 assign s1_at = {vlan0 && vlan1, vlan0 && !vlan1, !vlan0};
 logic [3:0] s1_lenq;
-logic s1_v4bad, s1_v6bad, s1_frag, s1_l4ports, s1_lt20, s1_lt40;
+logic s1_v4bad, s1_v6bad, s1_frag, s1_l4ports, s1_lt40;
 logic [NNEED*RLEN_BITS-1:0] s1_rlen;
 logic [NNEED*RWIN_BITS-1:0] s1_rwin;
 always_comb begin
     s1_lenq = '0;
-    {s1_v4bad, s1_v6bad, s1_frag, s1_l4ports, s1_lt20, s1_lt40} = '0;
+    {s1_v4bad, s1_v6bad, s1_frag, s1_l4ports, s1_lt40} = '0;
     s1_rlen = '0;
     s1_rwin = '0;
     for (int c = 0; c < 3; c++) begin
@@ -286,7 +287,6 @@ always_comb begin
             s1_frag = s1_frag | c_frag[c];
             s1_l4ports = s1_l4ports | c_l4ports[c];
             s1_rlen = s1_rlen | c_rlen[NLEN*RLEN_BITS*c +: NNEED*RLEN_BITS];
-            s1_lt20 = s1_lt20 | c_rlen[(c*NLEN+N20)*RLEN_BITS + RLEN_BITS-1];
             s1_lt40 = s1_lt40 | c_rlen[(c*NLEN+N40)*RLEN_BITS + RLEN_BITS-1];
             for (int k = 0; k < NNEED; k++) begin
                 s1_rwin[k*RWIN_BITS +: RWIN_BITS] = s1_rwin[k*RWIN_BITS +: RWIN_BITS] |
@@ -300,7 +300,6 @@ always_ff @(posedge clk) begin
     if (ce) begin
         s2_win_reg <= s1_win_reg;
         s2_len_reg <= s1_len;
-        s2_lt20_reg <= s1_lt20;
         s2_lt40_reg <= s1_lt40;
         s2_lenq_reg <= s1_lenq;
         s2_v4bad_reg <= s1_v4bad;
@@ -415,7 +414,7 @@ always_ff @(posedge clk) begin
         if (s2_done_reg) begin
             // Ethernet verdict stands
         end else if (s2_v4_reg) begin
-            if (s2_lt20_reg) begin
+            if (s2_rlen_reg[N20*RLEN_BITS + RLEN_BITS-1]) begin   // len < l3 + 20
                 st_cls_reg[4*0 +: 4] <= C_TRUNC;
             end else if (s2_v4bad_reg) begin
                 st_cls_reg[4*0 +: 4] <= C_MALF;

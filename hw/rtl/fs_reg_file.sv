@@ -8,9 +8,10 @@
 // it to completion (filter commands and fs_reg_sequencer command lists included), pulses
 // ord_done and only then answers (rsp_*), docs/engine-top.md.
 // The address is decoded with the map's table (FS_DEC_*) one clock after it is taken, and
-// the read value is registered one clock before it is used (ST_RD2), and the write value
-// with its range checks one more (ST_WV), so neither the decode, the read multiplexer nor
-// the checks sit on the path of the write side effects.
+// the read value is registered one clock before it is used (ST_RD2), the write value one
+// more (ST_WV) and, for a write to a register with range checks, the checks on it another
+// (a second clock in ST_WV), so neither the decode, the read multiplexer nor the checks sit
+// on the path of the write side effects.
 // ENGINE = 1 (fs_engine_top): every block of the map, exactly as the model: SLVERR for
 //   unmapped addresses, array elements past the implemented sizes and values the engine
 //   cannot hold; the kernel plane is driven through fs_rfs_core commands (seq_* lists),
@@ -517,8 +518,10 @@ always_comb begin
     wv_c = is_rw_reg ? (((rd_value_reg & ~wmask) | (tx_data_reg & wmask)) & rd_mask_reg) : tx_data_reg;
 end
 
-// values the engine cannot hold (the model's SLVERR cases; ENGINE only)
-logic wr_bad_c;
+// values the engine cannot hold (the model's SLVERR cases; ENGINE only), checked on wv
+// registered: a write to a checked register stays in ST_WV a second clock, in which wr_bad
+// takes the checks of the right wv (the merge, the compares and their OR were 7 LUT levels)
+logic wr_bad_c, wv_chk;
 logic [31:0] wv;
 logic wr_bad;
 always_ff @(posedge clk) begin
@@ -528,21 +531,24 @@ always_ff @(posedge clk) begin
     end
 end
 always_comb begin
+    wv_chk = EN && tx_wr_reg && (sel_reg[FS_REG_NR_CPU_IDS] || sel_reg[FS_REG_NUM_RX_QUEUES] ||
+             sel_reg[FS_REG_SOCK_CFG] || sel_reg[FS_REG_LUT_CFG] || sel_reg[FS_REG_HASH_CFG] ||
+             a_rmap || a_lut || a_fcnt || a_map || a_pool);
     wr_bad_c = 1'b0;
     if (EN) begin
         case (1'b1)
-            sel_reg[FS_REG_NR_CPU_IDS]: wr_bad_c = wv_c == 32'd0 || wv_c > 32'(CPUS);
-            sel_reg[FS_REG_NUM_RX_QUEUES]: wr_bad_c = wv_c == 32'd0 || wv_c > 32'(QUEUES);
-            sel_reg[FS_REG_SOCK_CFG]: wr_bad_c = wv_c[4:0] > 5'(SOCK_LOG2);
-            sel_reg[FS_REG_LUT_CFG]: wr_bad_c = wv_c[4:0] > 5'(LUT_LOG2);
-            sel_reg[FS_REG_HASH_CFG]: wr_bad_c = wv_c[1:0] == 2'd3;
+            sel_reg[FS_REG_NR_CPU_IDS]: wr_bad_c = wv == 32'd0 || wv > 32'(CPUS);
+            sel_reg[FS_REG_NUM_RX_QUEUES]: wr_bad_c = wv == 32'd0 || wv > 32'(QUEUES);
+            sel_reg[FS_REG_SOCK_CFG]: wr_bad_c = wv[4:0] > 5'(SOCK_LOG2);
+            sel_reg[FS_REG_LUT_CFG]: wr_bad_c = wv[4:0] > 5'(LUT_LOG2);
+            sel_reg[FS_REG_HASH_CFG]: wr_bad_c = wv[1:0] == 2'd3;
             default: begin
             end
         endcase
-        if ((a_rmap || a_lut) && wv_c >= 32'(QUEUES)) wr_bad_c = 1'b1;
-        if (a_fcnt && wv_c[4:0] > 5'(SLOT_LOG2)) wr_bad_c = 1'b1;
-        if (a_map && 33'(wv_c[31:16]) + 33'(wv_c[15:0]) > 33'(POOL)) wr_bad_c = 1'b1;
-        if (a_pool && wv_c >= 32'(CPUS)) wr_bad_c = 1'b1;
+        if ((a_rmap || a_lut) && wv >= 32'(QUEUES)) wr_bad_c = 1'b1;
+        if (a_fcnt && wv[4:0] > 5'(SLOT_LOG2)) wr_bad_c = 1'b1;
+        if (a_map && 33'(wv[31:16]) + 33'(wv[15:0]) > 33'(POOL)) wr_bad_c = 1'b1;
+        if (a_pool && wv >= 32'(CPUS)) wr_bad_c = 1'b1;
     end
 end
 
@@ -761,7 +767,8 @@ always_ff @(posedge clk) begin
         // order gate hides the commands from the core until the packets ahead are in it
         // (core_cmd_ok), and nothing else its EXEC does is read by a packet.
         ST_WV: begin
-            if (ord_grant || (ord_core && ord_placed && wv_held_reg && list_go)) st_reg <= ST_EXEC;
+            if ((ord_grant && (wv_held_reg || !wv_chk)) ||
+                (ord_core && ord_placed && wv_held_reg && list_go)) st_reg <= ST_EXEC;
         end
         ST_EXEC: begin
             tx_err_reg <= !rd_ok_reg;

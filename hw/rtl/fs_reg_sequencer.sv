@@ -84,7 +84,12 @@ logic [19:0] so_reg;
 logic [63:0] sa_reg;
 logic [127:0] sd0_reg, sd1_reg;
 logic [13:0] son_word_reg;
-logic [31:0] son_bits_reg;
+logic [31:0] son_rot_reg;               // the online word rotated by one: step s sets CPU s - 1
+// INIT's phase of next_step_reg, registered with it (its compares and the pool index were a
+// carry chain each in front of qn_d0_reg): SET_NR_CPU_IDS, RPS_POOL, SET_CPU_MASK, SET_MODE
+localparam integer INI_NR = 2 * CPUS, INI_MASK = 2 * CPUS + POOL + 1;
+logic ini_nr_reg = 1'b0, ini_pool_reg = 1'b0, ini_mask_reg = 1'b0, ini_mode_reg = 1'b0;
+logic [31:0] ini_pidx_reg = 32'd0;                  // next_step_reg - (2 * CPUS + 1)
 
 // The command of a step is computed one clock before it is offered and held in q_*_reg, so
 // the core's argument checks start at a register (LUT depth): step 0 from the start inputs
@@ -146,7 +151,7 @@ always_comb begin
             q_d0 = nr_cpu_ids;
         end else begin
             q_op = OP_SET_ONLINE;
-            q_d0 = 32'(son_bits_reg[5'(next_step_reg - SWEEP_W'(1))]);
+            q_d0 = 32'(son_rot_reg[next_step_reg[4:0]]);
         end
     end else if (sk_reg == SK_INIT) begin
         q_addr = 16'(next_step_reg >> 1);
@@ -154,18 +159,16 @@ always_comb begin
         q_d1 = 32'd0;
         q_op = next_step_reg[0] ? OP_SET_RMAP : OP_SET_ONLINE;
         q_last = 1'b0;
-        if (32'(next_step_reg) == 32'(2 * CPUS)) begin
+        if (ini_nr_reg) begin
             q_op = OP_SET_NR_CPU_IDS;
             q_d0 = FS_NR_CPU_IDS_RESET;
-        end else if (32'(next_step_reg) <= 32'(2 * CPUS + POOL)) begin
-            if (32'(next_step_reg) > 32'(2 * CPUS)) begin
-                q_op = OP_RPS_POOL;
-                q_d0 = 32'(next_step_reg) - 32'(2 * CPUS + 1);
-            end
-        end else if (32'(next_step_reg) == 32'(2 * CPUS + POOL + 1)) begin
+        end else if (ini_pool_reg) begin
+            q_op = OP_RPS_POOL;
+            q_d0 = ini_pidx_reg;
+        end else if (ini_mask_reg) begin
             q_op = OP_SET_CPU_MASK;
             q_d0 = FS_RPS_CPU_MASK_RESET;
-        end else begin
+        end else if (ini_mode_reg) begin
             q_op = OP_SET_MODE;
             q_d0 = MODE_RESET;
             q_last = 1'b1;
@@ -207,6 +210,12 @@ always_ff @(posedge clk) begin
         SS_WAIT: begin
             if (rfs_rsp_valid) begin
                 next_step_reg <= next_step_reg + SWEEP_W'(1);
+                // the phase of next_step_reg + 1
+                ini_nr_reg <= 32'(next_step_reg) == 32'(INI_NR - 1);
+                ini_pool_reg <= 32'(next_step_reg) >= 32'(INI_NR) && 32'(next_step_reg) < 32'(INI_MASK - 1);
+                ini_mask_reg <= 32'(next_step_reg) == 32'(INI_MASK - 1);
+                ini_mode_reg <= 32'(next_step_reg) >= 32'(INI_MASK);
+                ini_pidx_reg <= ini_pidx_reg + 32'd1;
                 ss_reg <= (q_last_reg || failed) ? SS_IDLE : SS_CMD;
             end
         end
@@ -217,19 +226,23 @@ always_ff @(posedge clk) begin
         ss_reg <= SS_CMD;
         sk_reg <= start_kind;
         next_step_reg <= SWEEP_W'(1);
+        {ini_nr_reg, ini_pool_reg, ini_mask_reg, ini_mode_reg} <= 4'b0000;   // step 1
+        ini_pidx_reg <= 32'd0 - 32'(2 * CPUS);
         sn_reg <= list_n;
         so_reg <= list_op;
         sa_reg <= list_addr;
         sd0_reg <= list_d0;
         sd1_reg <= list_d1;
         son_word_reg <= online_word;
-        son_bits_reg <= online_bits;
+        son_rot_reg <= {online_bits[30:0], online_bits[31]};
         on_cnt_reg <= on_cnt;
     end
     if (rst) begin
         ss_reg <= SS_IDLE;
         sk_reg <= SK_LIST;
         next_step_reg <= SWEEP_W'(1);
+        {ini_nr_reg, ini_pool_reg, ini_mask_reg, ini_mode_reg} <= 4'b0000;
+        ini_pidx_reg <= 32'd0 - 32'(2 * CPUS);
     end
 end
 

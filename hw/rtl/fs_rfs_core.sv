@@ -261,6 +261,16 @@ function automatic [31:0] window_of(input [4:0] lg, input mask_mode);
     end
 endfunction
 
+// window_of(lg, mask_mode) > 0 as int32, bit lg (a table: the window's multiplexer and its
+// compare were five LUT levels behind the table size)
+function automatic [31:0] wpos_table(input mask_mode);
+    for (int k = 0; k < 32; k++) begin
+        wpos_table[k] = $signed(window_of(5'(k), mask_mode)) > 0;
+    end
+endfunction
+localparam [31:0] WPOS_MASK = wpos_table(1'b1);
+localparam [31:0] WPOS_LOG = wpos_table(1'b0);
+
 // ---------------------------------------------------------------- configuration state
 logic [NUM_QUEUES-1:0] tbl_present_reg = '0;
 logic [4:0] tbl_log_reg [NUM_QUEUES];
@@ -686,7 +696,7 @@ always_comb begin
     c_p_active = c_pcpu < nr_cpu_ids_reg &&
         $signed(head_reg[CW'(c_pcpu)] - c_p_reg[F_LQ +: 32]) < $signed(c_win_reg);
     // window > 0 of the R and P tables (activity of a last_qtail = head write)
-    c_wpos_q = $signed(window_of(c_log_reg, mask_mode_reg)) > 0;
+    c_wpos_q = mask_mode_reg ? WPOS_MASK[c_log_reg] : WPOS_LOG[c_log_reg];
     c_wpos_tq = $signed(c_win_reg) > 0;
 
     c_nc_ok = !c_next_hi_reg && c_next_reg < nr_cpu_ids_reg;           // S1
@@ -846,9 +856,9 @@ assign m_flush = flush;
 logic [RAW-1:0] x_r_addr, x_p_addr, w_r_addr, w_p_addr;
 logic w_hit_r, w_hit_p;
 logic w_d1, w_d2, w_d3, w_unk, w_ne, w_neg, w_zero, w_wpos, w_nofilt, w_hasheq;
-// both CPUs' bits looked up from registers, d_call selecting last (kept apart: Yosys would
-// otherwise select the index first and look up behind d_call)
-(* keep *) logic w_neg_next, w_neg_t0, w_zero_next, w_zero_t0;
+// both CPUs' bits looked up from registers, d_call selecting last as AND-OR: a multiplexer
+// would let Yosys's share pass merge the two lookups behind an index picked by d_call
+logic w_neg_next, w_neg_t0, w_zero_next, w_zero_t0;
 assign w_neg_next = hd_neg[CW'(d_next_reg)];
 assign w_neg_t0 = hd_neg[CW'(d_rcpu)];
 assign w_zero_next = hd_zero_reg[CW'(d_next_reg)];
@@ -865,8 +875,8 @@ always_comb begin
     // head[next_cpu] (difference 0) or unchanged with cpu = next_cpu >= nr_cpu_ids
     w_d1 = d_call ? d_next_ok_reg : d_r_ok_reg;
     w_ne = (d_call ? d_next_reg != c_next_reg : d_rcpu != c_next_reg) || c_next_hi_reg;
-    w_neg = d_call ? w_neg_next : w_neg_t0;
-    w_zero = d_call ? w_zero_next : w_zero_t0;
+    w_neg = (d_call && w_neg_next) || (!d_call && w_neg_t0);
+    w_zero = (d_call && w_zero_next) || (!d_call && w_zero_t0);
     w_wpos = d_steered ? d_wpos_tq_reg : d_wpos_q_reg;
     if (d_cpu_ok) begin
         w_d2 = !w_neg;

@@ -199,10 +199,16 @@ always_ff @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- control
+// the lookup's answer, classified once: a hit, on the request's queue, a retarget refused
+// for want of event room (-EBUSY)
+logic lk_hit, lk_same_q, lk_refused;
 logic [3:0] lw_next;    // S_LOOKUP_WAIT's next state once the lookup answers
 always_comb begin
-    if (s_flt_rsp_err == E_OK) begin
-        lw_next = (s_flt_rsp_queue == req_queue_reg || !room_reg) ? S_RSP : S_RETARGET;
+    lk_hit = s_flt_rsp_err == E_OK;
+    lk_same_q = s_flt_rsp_queue == req_queue_reg;
+    lk_refused = lk_hit && !lk_same_q && !room_reg;
+    if (lk_hit) begin
+        lw_next = (lk_same_q || lk_refused) ? S_RSP : S_RETARGET;
     end else if (s_flt_rsp_err == E_NOT_FOUND) begin
         lw_next = S_ALLOC;
     end else begin
@@ -249,13 +255,10 @@ always_comb begin
         end
         S_LOOKUP_WAIT: begin
             if (s_flt_rsp_valid) begin
-                if (s_flt_rsp_err == E_OK) begin
+                if (lk_hit) begin
                     flt_id_next = s_flt_rsp_id;
-                    rc_next = 32'(s_flt_rsp_id);
-                    if (s_flt_rsp_queue != req_queue_reg && !room_reg) begin
-                        inc_refusals = 1'b1;
-                        rc_next = RC_EBUSY;
-                    end
+                    rc_next = lk_refused ? RC_EBUSY : 32'(s_flt_rsp_id);
+                    inc_refusals = lk_refused;
                 end else if (s_flt_rsp_err != E_NOT_FOUND) begin
                     rc_next = RC_EIO;
                 end
