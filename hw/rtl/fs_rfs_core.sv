@@ -261,15 +261,13 @@ function automatic [31:0] window_of(input [4:0] lg, input mask_mode);
     end
 endfunction
 
-// window_of(lg, mask_mode) > 0 as int32, bit lg (a table: the window's multiplexer and its
-// compare were five LUT levels behind the table size)
-function automatic [31:0] wpos_table(input mask_mode);
-    for (int k = 0; k < 32; k++) begin
-        wpos_table[k] = $signed(window_of(5'(k), mask_mode)) > 0;
-    end
-endfunction
-localparam [31:0] WPOS_MASK = wpos_table(1'b1);
-localparam [31:0] WPOS_LOG = wpos_table(1'b0);
+// window_of(lg, mask_mode) > 0 as int32, bit lg: constant tables (the window's multiplexer
+// and its compare were five LUT levels behind the table size)
+logic [31:0] wpos_mask, wpos_log;
+for (genvar k = 0; k < 32; k++) begin : g_wpos
+    assign wpos_mask[k] = $signed(window_of(5'(k), 1'b1)) > 0;
+    assign wpos_log[k] = $signed(window_of(5'(k), 1'b0)) > 0;
+end
 
 // ---------------------------------------------------------------- configuration state
 logic [NUM_QUEUES-1:0] tbl_present_reg = '0;
@@ -696,7 +694,7 @@ always_comb begin
     c_p_active = c_pcpu < nr_cpu_ids_reg &&
         $signed(head_reg[CW'(c_pcpu)] - c_p_reg[F_LQ +: 32]) < $signed(c_win_reg);
     // window > 0 of the R and P tables (activity of a last_qtail = head write)
-    c_wpos_q = mask_mode_reg ? WPOS_MASK[c_log_reg] : WPOS_LOG[c_log_reg];
+    c_wpos_q = mask_mode_reg ? wpos_mask[c_log_reg] : wpos_log[c_log_reg];
     c_wpos_tq = $signed(c_win_reg) > 0;
 
     c_nc_ok = !c_next_hi_reg && c_next_reg < nr_cpu_ids_reg;           // S1
