@@ -46,7 +46,7 @@ JOBS=(
   "rfs_core      fs_rfs_core      formal    25  0   1  -"
   "parser        fs_parser        minimum   23  4   0  -"
   "filter_table  fs_filter_table  minimum   28  4   0  -"
-  "axil_regs     fs_axil_regs     minimum   30  0   1  axil_regs.ys"
+  "axil_regs     fs_axil_regs     minimum   30  2   0  axil_regs.ys"
 )
 
 # every solver call: z3, per-cell definitions expanded by smtbmc (above)

@@ -49,13 +49,19 @@ module fs_axil_check #(
     output wire [2:0]   aw_inflight,
     output wire [2:0]   w_inflight,
     output wire [2:0]   ar_inflight
+`ifdef YOSYS
+    ,
+    // the decode bit per request in flight (oldest in bit 0), for fs_axil_regs's invariants;
+    // formal tools only, as fs_engine_top's Verilated instance leaves them out
+    output wire [3:0]   aw_dec_q,
+    output wire [3:0]   ar_dec_q
+`endif
 );
 
 `include "flowsteer_regs.vh"
 
 localparam [1:0] RESP_OKAY = 2'b00;
 localparam [1:0] RESP_SLVERR = 2'b10;
-localparam bit EN = (ENGINE != 0);
 
 fs_axis_check #(.WIDTH(16), .INPUT(1)) f_aw (.clk(clk), .rst(rst), .valid(awvalid), .ready(awready),
     .data(awaddr));
@@ -70,25 +76,11 @@ fs_axis_check #(.WIDTH(34), .INPUT(0)) f_r (.clk(clk), .rst(rst), .valid(rvalid)
 
 // ---------------------------------------------------------------- the map's decode
 // the same table and sizing rule fs_reg_file decodes with (its "decode" section)
-logic [FS_DEC_N-1:0] hit_aw, hit_ar;
-for (genvar i = 0; i < FS_DEC_N; i++) begin : g_dec
-    localparam integer BASE = 32'(FS_DEC_WADDR[FS_DEC_WADDR_W*i +: FS_DEC_WADDR_W]);
-    localparam integer WS = 32'(FS_DEC_WSTRIDE_LOG2[FS_DEC_WSTRIDE_LOG2_W*i +: FS_DEC_WSTRIDE_LOG2_W]);
-    localparam integer IMPL = fs_dec_impl(i, LUT_LOG2, CPU_LOG2, QUEUE_LOG2, RPS_POOL_LOG2);
-    localparam integer LAST = BASE + ((IMPL - 1) << WS);       // word address of the last element
-    localparam bit BUILT = EN || FS_DEC_NIC[i];
-    wire [13:0] wa_aw = awaddr[15:2];
-    wire [13:0] wa_ar = araddr[15:2];
-    assign hit_aw[i] = BUILT && 32'(wa_aw) + 1 > BASE && 32'(wa_aw) <= LAST &&
-                       (WS == 0 || ((32'(wa_aw) - BASE) & ((1 << WS) - 1)) == 0);
-    assign hit_ar[i] = BUILT && 32'(wa_ar) + 1 > BASE && 32'(wa_ar) <= LAST &&
-                       (WS == 0 || ((32'(wa_ar) - BASE) & ((1 << WS) - 1)) == 0);
-end
-
-// the engine decodes as the model does: an unaligned address is unmapped
 logic dec_aw, dec_ar;
-assign dec_aw = hit_aw != '0 && (!EN || awaddr[1:0] == 2'b00);
-assign dec_ar = hit_ar != '0 && (!EN || araddr[1:0] == 2'b00);
+fs_axil_dec #(.ENGINE(ENGINE), .LUT_LOG2(LUT_LOG2), .CPU_LOG2(CPU_LOG2), .QUEUE_LOG2(QUEUE_LOG2),
+    .RPS_POOL_LOG2(RPS_POOL_LOG2)) u_dec_aw (.addr(awaddr), .dec(dec_aw));
+fs_axil_dec #(.ENGINE(ENGINE), .LUT_LOG2(LUT_LOG2), .CPU_LOG2(CPU_LOG2), .QUEUE_LOG2(QUEUE_LOG2),
+    .RPS_POOL_LOG2(RPS_POOL_LOG2)) u_dec_ar (.addr(araddr), .dec(dec_ar));
 
 // ---------------------------------------------------------------- requests in flight
 // per channel, the decode of each accepted request, oldest in bit 0 (at most 3 in flight)
@@ -127,6 +119,10 @@ end
 assign aw_inflight = aw_n_reg;
 assign w_inflight = w_n_reg;
 assign ar_inflight = ar_n_reg;
+`ifdef YOSYS
+assign aw_dec_q = aw_q_reg;
+assign ar_dec_q = ar_q_reg;
+`endif
 
 // clocks a request has waited with no answer pending (saturates)
 logic [9:0] wait_reg = '0;

@@ -165,6 +165,13 @@ logic [127:0] seq_list_d0, seq_list_d1;
 logic [13:0] seq_online_word;
 logic [31:0] seq_online_bits, seq_nr_cpu_ids, seq_res_data0, seq_res_data1;
 logic [4:0] seq_res_op;
+`ifdef FORMAL
+logic [1:0] f_slave_tx;     // fs_axil_slave: {taken and unanswered, write}
+logic [3:0] f_regs_tx;      // fs_reg_file: {taken and unanswered, answer waits, write, decoded}
+`ifdef YOSYS
+logic [31:0] f_slave_addr;  // fs_axil_slave: {held AW address, held AR address}
+`endif
+`endif
 
 fs_axil_slave slave (
     .clk(clk),
@@ -199,6 +206,12 @@ fs_axil_slave slave (
     .rsp_err(rsp_err),
     .rsp_rdata(rsp_rdata),
     .rsp_idle(rsp_idle)
+`ifdef FORMAL
+    , .f_tx(f_slave_tx)
+`ifdef YOSYS
+    , .f_addr(f_slave_addr)
+`endif
+`endif
 );
 
 fs_reg_file #(
@@ -312,6 +325,9 @@ fs_reg_file #(
     .evt_count(evt_count),
     .cnt_index(cnt_index),
     .cnt_value(cnt_value)
+`ifdef FORMAL
+    , .f_tx(f_regs_tx)
+`endif
 );
 
 fs_reg_sequencer #(
@@ -352,6 +368,10 @@ fs_reg_sequencer #(
 `ifdef FORMAL
 // AXI4-Lite rules on the slave port (hw/formal); SLVERR exactly where the map decodes nothing
 // (the engine build also refuses some writes to decoded addresses: values it cannot hold)
+wire [2:0] f_aw_n, f_w_n, f_ar_n;      // the checker's requests in flight, per channel
+`ifdef YOSYS
+wire [3:0] f_aw_dec, f_ar_dec;         // and their decode bits, oldest in bit 0
+`endif
 fs_axil_check #(.DECODE(1), .EXACT_WR(ENGINE == 0 ? 1 : 0), .ENGINE(ENGINE), .LUT_LOG2(LUT_LOG2),
     .CPU_LOG2(CPU_LOG2), .QUEUE_LOG2(QUEUE_LOG2), .RPS_POOL_LOG2(RPS_POOL_LOG2)) f_axil (.clk(clk),
     .rst(rst), .awaddr(s_axil_awaddr), .awvalid(s_axil_awvalid), .awready(s_axil_awready),
@@ -359,9 +379,47 @@ fs_axil_check #(.DECODE(1), .EXACT_WR(ENGINE == 0 ? 1 : 0), .ENGINE(ENGINE), .LU
     .bresp(s_axil_bresp), .bvalid(s_axil_bvalid), .bready(s_axil_bready),
     .araddr(s_axil_araddr), .arvalid(s_axil_arvalid), .arready(s_axil_arready),
     .rdata(s_axil_rdata), .rresp(s_axil_rresp), .rvalid(s_axil_rvalid), .rready(s_axil_rready),
-    /* verilator lint_off PINCONNECTEMPTY */
-    .aw_inflight(), .w_inflight(), .ar_inflight());     // read by fs_axil_slave's invariants only
-    /* verilator lint_on PINCONNECTEMPTY */
+    .aw_inflight(f_aw_n), .w_inflight(f_w_n), .ar_inflight(f_ar_n)
+`ifdef YOSYS
+    , .aw_dec_q(f_aw_dec), .ar_dec_q(f_ar_dec)
+`endif
+    );
+
+// Induction invariants (the axil_regs job proves this module by k-induction with them), true
+// from the first clock: the register file's transaction (taken, then its answer on B or R)
+// is the slave's, and the checker's requests in flight are the held, the taken and the
+// answered one; with fs_axil_slave's and fs_reg_file's own (p_inv_*)
+wire f_rf_busy = f_regs_tx[3];
+wire f_rf_resp = f_regs_tx[2];
+wire f_rf_wr = f_regs_tx[1];
+wire f_rf_wr_n = f_rf_busy && f_rf_wr;          // a write taken, unanswered
+wire f_rf_rd_n = f_rf_busy && !f_rf_wr;
+wire f_bw = f_rf_resp && f_rf_wr;               // its answer waits on B
+wire f_br = f_rf_resp && !f_rf_wr;
+always_ff @(posedge clk) begin
+    p_inv_busy: assert (f_slave_tx[1] == f_rf_busy && (!f_rf_busy || f_slave_tx[0] == f_rf_wr));
+    p_inv_b: assert (s_axil_bvalid == f_bw && s_axil_rvalid == f_br);
+    p_inv_aw_n: assert (f_aw_n == 3'(!s_axil_awready) + 3'(f_rf_wr_n) + 3'(f_bw));
+    p_inv_w_n: assert (f_w_n == 3'(!s_axil_wready) + 3'(f_rf_wr_n) + 3'(f_bw));
+    p_inv_ar_n: assert (f_ar_n == 3'(!s_axil_arready) + 3'(f_rf_rd_n) + 3'(f_br));
+end
+`ifdef YOSYS
+// (formal tools only: the checker's queues) a held request's decode bit is the map's decode
+// of the address the slave holds, a taken one's the decode of the one the register file holds
+wire f_aw_held_dec, f_ar_held_dec;
+fs_axil_dec #(.ENGINE(ENGINE), .LUT_LOG2(LUT_LOG2), .CPU_LOG2(CPU_LOG2), .QUEUE_LOG2(QUEUE_LOG2),
+    .RPS_POOL_LOG2(RPS_POOL_LOG2)) f_dec_aw (.addr(f_slave_addr[31:16]), .dec(f_aw_held_dec));
+fs_axil_dec #(.ENGINE(ENGINE), .LUT_LOG2(LUT_LOG2), .CPU_LOG2(CPU_LOG2), .QUEUE_LOG2(QUEUE_LOG2),
+    .RPS_POOL_LOG2(RPS_POOL_LOG2)) f_dec_ar (.addr(f_slave_addr[15:0]), .dec(f_ar_held_dec));
+always_ff @(posedge clk) begin
+    if (!s_axil_awready) p_inv_aw_dec: assert (f_aw_dec[2'(f_aw_n - 3'd1)] == f_aw_held_dec);
+    if (!s_axil_arready) p_inv_ar_dec: assert (f_ar_dec[2'(f_ar_n - 3'd1)] == f_ar_held_dec);
+    if (f_rf_wr_n) p_inv_wr_dec: assert (f_aw_dec[0] == f_regs_tx[0]);
+    if (f_rf_rd_n) p_inv_rd_dec: assert (f_ar_dec[0] == f_regs_tx[0]);
+end
+`else
+wire unused_f_regs_tx = f_regs_tx[0];   // read with the checker's queues (formal tools only)
+`endif
 `endif
 
 endmodule

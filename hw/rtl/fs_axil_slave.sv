@@ -45,6 +45,16 @@ module fs_axil_slave (
     input  wire         rsp_err,         // SLVERR (read data 0)
     input  wire [31:0]  rsp_rdata,
     output wire         rsp_idle
+`ifdef FORMAL
+    ,
+    // formal: {f_busy_reg, f_wr_reg} below, for fs_axil_regs's induction invariants
+    output wire [1:0]   f_tx
+`ifdef YOSYS
+    ,
+    // {aw_addr_reg, ar_addr_reg} (formal tools only: read with fs_axil_check's queues)
+    output wire [31:0]  f_addr
+`endif
+`endif
 );
 
 localparam [1:0] RESP_OKAY = 2'b00;
@@ -166,6 +176,10 @@ always_ff @(posedge clk) begin
         p_inv_ar: assert (f_ar_n == 3'(ar_held_reg) + 3'(f_busy_rd) + 3'(rvalid_reg));
     end
 end
+assign f_tx = {f_busy_reg, f_wr_reg};
+`ifdef YOSYS
+assign f_addr = {aw_addr_reg, ar_addr_reg};
+`endif
 `endif
 
 endmodule

@@ -160,6 +160,12 @@ module fs_reg_file #(
     // counters (enum counter): index out, value back one clock later
     output wire [4:0]               cnt_index,
     input  wire [63:0]              cnt_value
+`ifdef FORMAL
+    ,
+    // formal: {host transaction taken and unanswered, its answer waits, write, the map
+    // decodes tx_addr_reg} for fs_axil_regs's induction invariants
+    output wire [3:0]               f_tx
+`endif
 );
 
 `include "flowsteer_regs.vh"
@@ -1078,6 +1084,29 @@ wire unused_regs = &{1'b0, tx_addr_reg[1:0],
                      sock_cfg_reg, lut_cfg_reg, hash_cfg_reg, flt_meta_reg, flt_id_reg,
                      flt_queue_reg, flt_ports_reg, exp_queue_reg[31:16], exp_filter_id_reg[31:16],
                      ix_cnt[13:6]};
+
+`ifdef FORMAL
+// Induction invariants (the axil_regs job proves fs_axil_regs by k-induction with them): the
+// FSM uses its state codes only; once a host transaction's address is held, sel_reg follows
+// it from ST_REQ and rd_ok_reg from ST_WV (tx_addr_reg changes only in ST_IDLE); the NIC
+// plane runs no lists and refuses no decoded write, so it answers SLVERR exactly where
+// rd_ok_reg is clear
+wire f_host = st_reg != ST_INIT && st_reg != ST_IDLE && !init_seq_reg;
+wire f_sel_ok = f_host && st_reg != ST_DEC;
+wire f_rd_ok = f_sel_ok && st_reg != ST_REQ && st_reg != ST_RD1 && st_reg != ST_RD2;
+always_ff @(posedge clk) begin
+    p_inv_st: assert (st_reg <= ST_DEC);
+    if (f_sel_ok) p_inv_sel: assert (sel_reg == dec_hit);
+    if (f_rd_ok) p_inv_rd_ok: assert (rd_ok_reg == rd_ok);
+    if (!EN) begin
+        p_inv_nic: assert (!init_seq_reg && st_reg != ST_SEQ && st_reg != ST_FLT);
+        if (st_reg == ST_EXEC || st_reg == ST_DONE || st_reg == ST_RESP) p_inv_nic_wr: assert (!wr_bad);
+        if (st_reg == ST_DONE || st_reg == ST_RESP) p_inv_err: assert (tx_err_reg == !rd_ok_reg);
+    end
+end
+assign f_tx = {f_host && st_reg != ST_RESP, f_host && st_reg == ST_RESP, tx_wr_reg,
+               dec_hit != '0 && !(EN && tx_addr_reg[1:0] != 2'b00)};
+`endif
 
 endmodule
 
