@@ -49,13 +49,10 @@ module fs_axil_check #(
     output wire [2:0]   aw_inflight,
     output wire [2:0]   w_inflight,
     output wire [2:0]   ar_inflight
-`ifdef YOSYS
     ,
-    // the decode bit per request in flight (oldest in bit 0), for fs_axil_regs's invariants;
-    // formal tools only, as fs_engine_top's Verilated instance leaves them out
+    // the decode bit per request in flight (oldest in bit 0), for fs_axil_regs's invariants
     output wire [3:0]   aw_dec_q,
     output wire [3:0]   ar_dec_q
-`endif
 );
 
 `include "flowsteer_regs.vh"
@@ -119,10 +116,8 @@ end
 assign aw_inflight = aw_n_reg;
 assign w_inflight = w_n_reg;
 assign ar_inflight = ar_n_reg;
-`ifdef YOSYS
 assign aw_dec_q = aw_q_reg;
 assign ar_dec_q = ar_q_reg;
-`endif
 
 // clocks a request has waited with no answer pending (saturates)
 logic [9:0] wait_reg = '0;

@@ -168,9 +168,7 @@ logic [4:0] seq_res_op;
 `ifdef FORMAL
 logic [1:0] f_slave_tx;     // fs_axil_slave: {taken and unanswered, write}
 logic [3:0] f_regs_tx;      // fs_reg_file: {taken and unanswered, answer waits, write, decoded}
-`ifdef YOSYS
 logic [31:0] f_slave_addr;  // fs_axil_slave: {held AW address, held AR address}
-`endif
 `endif
 
 fs_axil_slave slave (
@@ -208,9 +206,7 @@ fs_axil_slave slave (
     .rsp_idle(rsp_idle)
 `ifdef FORMAL
     , .f_tx(f_slave_tx)
-`ifdef YOSYS
     , .f_addr(f_slave_addr)
-`endif
 `endif
 );
 
@@ -369,9 +365,7 @@ fs_reg_sequencer #(
 // AXI4-Lite rules on the slave port (hw/formal); SLVERR exactly where the map decodes nothing
 // (the engine build also refuses some writes to decoded addresses: values it cannot hold)
 wire [2:0] f_aw_n, f_w_n, f_ar_n;      // the checker's requests in flight, per channel
-`ifdef YOSYS
 wire [3:0] f_aw_dec, f_ar_dec;         // and their decode bits, oldest in bit 0
-`endif
 fs_axil_check #(.DECODE(1), .EXACT_WR(ENGINE == 0 ? 1 : 0), .ENGINE(ENGINE), .LUT_LOG2(LUT_LOG2),
     .CPU_LOG2(CPU_LOG2), .QUEUE_LOG2(QUEUE_LOG2), .RPS_POOL_LOG2(RPS_POOL_LOG2)) f_axil (.clk(clk),
     .rst(rst), .awaddr(s_axil_awaddr), .awvalid(s_axil_awvalid), .awready(s_axil_awready),
@@ -379,11 +373,8 @@ fs_axil_check #(.DECODE(1), .EXACT_WR(ENGINE == 0 ? 1 : 0), .ENGINE(ENGINE), .LU
     .bresp(s_axil_bresp), .bvalid(s_axil_bvalid), .bready(s_axil_bready),
     .araddr(s_axil_araddr), .arvalid(s_axil_arvalid), .arready(s_axil_arready),
     .rdata(s_axil_rdata), .rresp(s_axil_rresp), .rvalid(s_axil_rvalid), .rready(s_axil_rready),
-    .aw_inflight(f_aw_n), .w_inflight(f_w_n), .ar_inflight(f_ar_n)
-`ifdef YOSYS
-    , .aw_dec_q(f_aw_dec), .ar_dec_q(f_ar_dec)
-`endif
-    );
+    .aw_inflight(f_aw_n), .w_inflight(f_w_n), .ar_inflight(f_ar_n),
+    .aw_dec_q(f_aw_dec), .ar_dec_q(f_ar_dec));
 
 // Induction invariants (the axil_regs job proves this module by k-induction with them), true
 // from the first clock: the register file's transaction (taken, then its answer on B or R)
@@ -403,9 +394,8 @@ always_ff @(posedge clk) begin
     p_inv_w_n: assert (f_w_n == 3'(!s_axil_wready) + 3'(f_rf_wr_n) + 3'(f_bw));
     p_inv_ar_n: assert (f_ar_n == 3'(!s_axil_arready) + 3'(f_rf_rd_n) + 3'(f_br));
 end
-`ifdef YOSYS
-// (formal tools only: the checker's queues) a held request's decode bit is the map's decode
-// of the address the slave holds, a taken one's the decode of the one the register file holds
+// a held request's decode bit is the map's decode of the address the slave holds, a taken
+// one's the decode of the one the register file holds
 wire f_aw_held_dec, f_ar_held_dec;
 fs_axil_dec #(.ENGINE(ENGINE), .LUT_LOG2(LUT_LOG2), .CPU_LOG2(CPU_LOG2), .QUEUE_LOG2(QUEUE_LOG2),
     .RPS_POOL_LOG2(RPS_POOL_LOG2)) f_dec_aw (.addr(f_slave_addr[31:16]), .dec(f_aw_held_dec));
@@ -417,9 +407,6 @@ always_ff @(posedge clk) begin
     if (f_rf_wr_n) p_inv_wr_dec: assert (f_aw_dec[0] == f_regs_tx[0]);
     if (f_rf_rd_n) p_inv_rd_dec: assert (f_ar_dec[0] == f_regs_tx[0]);
 end
-`else
-wire unused_f_regs_tx = f_regs_tx[0];   // read with the checker's queues (formal tools only)
-`endif
 `endif
 
 endmodule

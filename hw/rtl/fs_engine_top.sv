@@ -959,7 +959,7 @@ fs_axil_check #(.DECODE(1), .EXACT_WR(0), .ENGINE(1), .LUT_LOG2(LUT_LOG2), .CPU_
     .bresp(s_axil_bresp), .bvalid(s_axil_bvalid), .bready(s_axil_bready),
     .araddr(s_axil_araddr), .arvalid(s_axil_arvalid), .arready(s_axil_arready),
     .rdata(s_axil_rdata), .rresp(s_axil_rresp), .rvalid(s_axil_rvalid), .rready(s_axil_rready),
-    .aw_inflight(), .w_inflight(), .ar_inflight());
+    .aw_inflight(), .w_inflight(), .ar_inflight(), .aw_dec_q(), .ar_dec_q());
 logic f_armed_reg = 1'b0;
 logic [31:0] f_inflight_reg = '0;      // frames accepted (tlast taken) minus records taken
 logic [8:0] f_quiet_reg = '0;          // clocks with frames in flight, sink ready, no record
