@@ -31,22 +31,23 @@ done
 [[ "$EXTRA" =~ ^[0-9]+$ ]] || { echo "formal: --extra needs a number, got '$EXTRA'" >&2; exit 2; }
 
 # Jobs: name  top  parameter-set  BMC-depth  induction-depth(0: none)  deep(1: only --deep)
-#       flow (a Yosys script in hw/formal run after prep, or -)
+#       flow (Yosys scripts in hw/formal run after prep, comma-separated, or -)
 # A BMC depth is the block's latency (hw/README.md) + its longest command + 16 clocks; the
 # induction depth is tried first (with its base case) and the BMC runs only where it fails.
 JOBS=(
-  "skid          fs_skid          minimum   17  4   0  -"
-  "event_fifo    fs_event_fifo    minimum   18  4   0  -"
-  "rss_lut       fs_rss_lut       minimum   17  4   0  -"
-  "hash          fs_hash          minimum   28  4   0  -"
-  "axil_slave    fs_axil_slave    default   18  2   0  axil_slave.ys"
-  "order_gate    fs_order_gate    minimum   20  4   0  -"
-  "reg_sequencer fs_reg_sequencer minimum   12  4   0  -"
-  "flt_forward   fs_flt_forward   minimum   24  6   0  -"
-  "rfs_core      fs_rfs_core      formal    25  0   1  -"
-  "parser        fs_parser        minimum   23  4   0  -"
-  "filter_table  fs_filter_table  minimum   28  4   0  -"
-  "axil_regs     fs_axil_regs     minimum   30  2   0  axil_regs.ys"
+  "skid              fs_skid           minimum  17  4  0  -"
+  "event_fifo        fs_event_fifo     minimum  18  4  0  -"
+  "rss_lut           fs_rss_lut        minimum  17  4  0  -"
+  "hash              fs_hash           minimum  28  4  0  -"
+  "axil_slave        fs_axil_slave     default  18  2  0  axil_slave.ys"
+  "order_gate        fs_order_gate     minimum  20  4  0  -"
+  "reg_sequencer     fs_reg_sequencer  minimum  12  4  0  -"
+  "flt_forward       fs_flt_forward    minimum  24  6  0  -"
+  "rfs_core          fs_rfs_core       formal   25  0  1  -"
+  "parser            fs_parser         minimum  23  4  0  -"
+  "filter_table      fs_filter_table   minimum  28  4  0  -"
+  "axil_regs         fs_axil_regs      minimum  30  2  0  axil_regs.ys,no_lists.ys"
+  "axil_regs_engine  fs_axil_regs      formal   40  2  0  axil_regs.ys"
 )
 
 # every solver call: z3, per-cell definitions expanded by smtbmc (above)
@@ -73,7 +74,7 @@ SEARCH="$ROOT/hw/rtl:$ROOT/hw/formal"
 rc=0
 rows=()
 # row JOB PROPERTY STATUS
-row() { rows+=("$(printf '%-14s %-34s %s' "$1" "$2" "$3")"); }
+row() { rows+=("$(printf '%-17s %-34s %s' "$1" "$2" "$3")"); }
 
 for j in "${JOBS[@]}"; do
   read -r name top set depth ind deep flow <<<"$j"
@@ -94,7 +95,10 @@ for j in "${JOBS[@]}"; do
   # shellcheck disable=SC2046
   files="$(python3 "$ROOT/scripts/rtl-deps.py" "$SEARCH" "$top")"
   extra=""
-  [ "$flow" = "-" ] || extra="script $ROOT/hw/formal/$flow;"
+  if [ "$flow" != "-" ]; then
+    IFS=, read -r -a fl <<<"$flow"
+    for f in "${fl[@]}"; do extra+="script $ROOT/hw/formal/$f; "; done
+  fi
   t0=$(date +%s)
   # shellcheck disable=SC2086
   if ! yosys -q -l "$d/yosys.log" -p "read_verilog -sv -formal -DFORMAL -I$OUT $files; $chp
@@ -164,6 +168,6 @@ for j in "${JOBS[@]}"; do
   echo "formal: $name ($top, $set) done in $(( $(date +%s) - t0 )) s" >&2
 done
 
-printf '%-14s %-34s %s\n' "job" "property" "status"
+printf '%-17s %-34s %s\n' "job" "property" "status"
 printf '%s\n' "${rows[@]}"
 exit $rc

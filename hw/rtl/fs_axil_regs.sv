@@ -156,7 +156,7 @@ logic tx_valid, tx_take, tx_wr, rsp_valid, rsp_wr, rsp_err, rsp_idle;
 logic [15:0] tx_addr;
 logic [31:0] tx_data, rsp_rdata;
 logic [3:0] tx_strb;
-logic seq_start, seq_done, seq_fail, seq_res_valid, unused_seq_busy;
+logic seq_start, seq_done, seq_fail, seq_res_valid, seq_busy;
 logic [1:0] seq_kind;
 logic [2:0] seq_list_n;
 logic [19:0] seq_list_op;
@@ -167,7 +167,8 @@ logic [31:0] seq_online_bits, seq_nr_cpu_ids, seq_res_data0, seq_res_data1;
 logic [4:0] seq_res_op;
 `ifdef FORMAL
 logic [1:0] f_slave_tx;     // fs_axil_slave: {taken and unanswered, write}
-logic [3:0] f_regs_tx;      // fs_reg_file: {taken and unanswered, answer waits, write, decoded}
+logic [4:0] f_regs_tx;      // fs_reg_file: {list runs, taken and unanswered, answer waits,
+                            // write, decoded}
 logic [31:0] f_slave_addr;  // fs_axil_slave: {held AW address, held AR address}
 `endif
 
@@ -342,7 +343,7 @@ fs_reg_sequencer #(
     .online_word(seq_online_word),
     .online_bits(seq_online_bits),
     .nr_cpu_ids(seq_nr_cpu_ids),
-    .busy(unused_seq_busy),
+    .busy(seq_busy),
     .done(seq_done),
     .fail(seq_fail),
     .res_valid(seq_res_valid),
@@ -361,7 +362,9 @@ fs_reg_sequencer #(
     .rfs_rsp_data1(rfs_rsp_data1)
 );
 
-`ifdef FORMAL
+`ifndef FORMAL
+wire unused_seq_busy = seq_busy;    // read by the properties only
+`else
 // AXI4-Lite rules on the slave port (hw/formal); SLVERR exactly where the map decodes nothing
 // (the engine build also refuses some writes to decoded addresses: values it cannot hold)
 wire [2:0] f_aw_n, f_w_n, f_ar_n;      // the checker's requests in flight, per channel
@@ -380,6 +383,7 @@ fs_axil_check #(.DECODE(1), .EXACT_WR(ENGINE == 0 ? 1 : 0), .ENGINE(ENGINE), .LU
 // from the first clock: the register file's transaction (taken, then its answer on B or R)
 // is the slave's, and the checker's requests in flight are the held, the taken and the
 // answered one; with fs_axil_slave's and fs_reg_file's own (p_inv_*)
+wire f_rf_list = f_regs_tx[4];
 wire f_rf_busy = f_regs_tx[3];
 wire f_rf_resp = f_regs_tx[2];
 wire f_rf_wr = f_regs_tx[1];
@@ -393,6 +397,13 @@ always_ff @(posedge clk) begin
     p_inv_aw_n: assert (f_aw_n == 3'(!s_axil_awready) + 3'(f_rf_wr_n) + 3'(f_bw));
     p_inv_w_n: assert (f_w_n == 3'(!s_axil_wready) + 3'(f_rf_wr_n) + 3'(f_bw));
     p_inv_ar_n: assert (f_ar_n == 3'(!s_axil_arready) + 3'(f_rf_rd_n) + 3'(f_br));
+    // the sequencer runs a list only while the register file waits for it in ST_SEQ
+    if (seq_busy) p_inv_seq: assert (f_rf_list);
+end
+// The engine's read lists (READ_HEAD_TAIL of a CPU the map decodes) are never refused by
+// fs_rfs_core: the one fact about the core the read answers rest on
+always_comb begin
+    if (!rst && rfs_rsp_valid && f_rf_rd_n) a_core_rd_ok: assume (rfs_rsp_status == 32'd0);
 end
 // a held request's decode bit is the map's decode of the address the slave holds, a taken
 // one's the decode of the one the register file holds

@@ -162,9 +162,9 @@ module fs_reg_file #(
     input  wire [63:0]              cnt_value
 `ifdef FORMAL
     ,
-    // formal: {host transaction taken and unanswered, its answer waits, write, the map
-    // decodes tx_addr_reg} for fs_axil_regs's induction invariants
-    output wire [3:0]               f_tx
+    // formal: {a command list runs (ST_SEQ), host transaction taken and unanswered, its
+    // answer waits, write, the map decodes tx_addr_reg} for fs_axil_regs's invariants
+    output wire [4:0]               f_tx
 `endif
 );
 
@@ -536,26 +536,26 @@ always_ff @(posedge clk) begin
         wr_bad <= wr_bad_c;
     end
 end
+// each checked register names its check once: chk (the register has one) and its result
+logic chk;
 always_comb begin
-    wv_chk = EN && tx_wr_reg && (sel_reg[FS_REG_NR_CPU_IDS] || sel_reg[FS_REG_NUM_RX_QUEUES] ||
-             sel_reg[FS_REG_SOCK_CFG] || sel_reg[FS_REG_LUT_CFG] || sel_reg[FS_REG_HASH_CFG] ||
-             a_rmap || a_lut || a_fcnt || a_map || a_pool);
+    chk = 1'b0;
     wr_bad_c = 1'b0;
-    if (EN) begin
-        case (1'b1)
-            sel_reg[FS_REG_NR_CPU_IDS]: wr_bad_c = wv == 32'd0 || wv > 32'(CPUS);
-            sel_reg[FS_REG_NUM_RX_QUEUES]: wr_bad_c = wv == 32'd0 || wv > 32'(QUEUES);
-            sel_reg[FS_REG_SOCK_CFG]: wr_bad_c = wv[4:0] > 5'(SOCK_LOG2);
-            sel_reg[FS_REG_LUT_CFG]: wr_bad_c = wv[4:0] > 5'(LUT_LOG2);
-            sel_reg[FS_REG_HASH_CFG]: wr_bad_c = wv[1:0] == 2'd3;
-            default: begin
-            end
-        endcase
-        if ((a_rmap || a_lut) && wv >= 32'(QUEUES)) wr_bad_c = 1'b1;
-        if (a_fcnt && wv[4:0] > 5'(SLOT_LOG2)) wr_bad_c = 1'b1;
-        if (a_map && 33'(wv[31:16]) + 33'(wv[15:0]) > 33'(POOL)) wr_bad_c = 1'b1;
-        if (a_pool && wv >= 32'(CPUS)) wr_bad_c = 1'b1;
-    end
+    case (1'b1)
+        sel_reg[FS_REG_NR_CPU_IDS]: {chk, wr_bad_c} = {1'b1, wv == 32'd0 || wv > 32'(CPUS)};
+        sel_reg[FS_REG_NUM_RX_QUEUES]: {chk, wr_bad_c} = {1'b1, wv == 32'd0 || wv > 32'(QUEUES)};
+        sel_reg[FS_REG_SOCK_CFG]: {chk, wr_bad_c} = {1'b1, wv[4:0] > 5'(SOCK_LOG2)};
+        sel_reg[FS_REG_LUT_CFG]: {chk, wr_bad_c} = {1'b1, wv[4:0] > 5'(LUT_LOG2)};
+        sel_reg[FS_REG_HASH_CFG]: {chk, wr_bad_c} = {1'b1, wv[1:0] == 2'd3};
+        default: begin
+        end
+    endcase
+    if (a_rmap || a_lut) {chk, wr_bad_c} = {1'b1, wr_bad_c || wv >= 32'(QUEUES)};
+    if (a_fcnt) {chk, wr_bad_c} = {1'b1, wr_bad_c || wv[4:0] > 5'(SLOT_LOG2)};
+    if (a_map) {chk, wr_bad_c} = {1'b1, wr_bad_c || 33'(wv[31:16]) + 33'(wv[15:0]) > 33'(POOL)};
+    if (a_pool) {chk, wr_bad_c} = {1'b1, wr_bad_c || wv >= 32'(CPUS)};
+    wv_chk = EN && tx_wr_reg && chk;
+    wr_bad_c = EN && wr_bad_c;
 end
 
 // ---------------------------------------------------------------- RFS-core sequences
@@ -888,14 +888,6 @@ always_ff @(posedge clk) begin
                             if (EN) st_reg <= ST_FLT;
                         end
                     end
-                    sel_reg[FS_REG_SOCK_CMD]: begin
-                        // WRITE, then READ (a failed WRITE answers SLVERR, no READ)
-                        if (tx_data_reg[FS_SOCK_CMD_WRITE_LSB]) begin
-                        end else begin
-                        end
-                        if (tx_data_reg[FS_SOCK_CMD_WRITE_LSB] || tx_data_reg[FS_SOCK_CMD_READ_LSB]) begin
-                        end
-                    end
                     sel_reg[FS_REG_EXP_CMD]: begin
                         if (tx_data_reg[FS_EXP_CMD_GO_LSB]) begin
                             // rxq_index >= real_num_rx_queues: "may expire" (model-notes)
@@ -907,8 +899,7 @@ always_ff @(posedge clk) begin
                         evt_pop_reg <= tx_data_reg[FS_EVT_POP_POP_LSB] && evt_valid;
                     end
                     default: begin
-                        if (a_hadd) begin
-                        end
+                        // SOCK_CMD and HEAD_ADD: their command lists (exec_list, ST_SEQ)
                     end
                 endcase
             end
@@ -1090,22 +1081,28 @@ wire unused_regs = &{1'b0, tx_addr_reg[1:0],
 // FSM uses its state codes only; once a host transaction's address is held, sel_reg follows
 // it from ST_REQ and rd_ok_reg from ST_WV (tx_addr_reg changes only in ST_IDLE); the NIC
 // plane runs no lists and refuses no decoded write, so it answers SLVERR exactly where
-// rd_ok_reg is clear
+// rd_ok_reg is clear; the engine answers a read SLVERR exactly there too (its lists read
+// heads the core does not refuse) and a write at least there
 wire f_host = st_reg != ST_INIT && st_reg != ST_IDLE && !init_seq_reg;
 wire f_sel_ok = f_host && st_reg != ST_DEC;
 wire f_rd_ok = f_sel_ok && st_reg != ST_REQ && st_reg != ST_RD1 && st_reg != ST_RD2;
 always_ff @(posedge clk) begin
     p_inv_st: assert (st_reg <= ST_DEC);
+    // the init list runs from ST_SEQ and is answered to nobody (ST_DONE -> ST_IDLE)
+    if (init_seq_reg) p_inv_init: assert (st_reg == ST_SEQ || st_reg == ST_DONE);
     if (f_sel_ok) p_inv_sel: assert (sel_reg == dec_hit);
     if (f_rd_ok) p_inv_rd_ok: assert (rd_ok_reg == rd_ok);
     if (!EN) begin
         p_inv_nic: assert (!init_seq_reg && st_reg != ST_SEQ && st_reg != ST_FLT);
         if (st_reg == ST_EXEC || st_reg == ST_DONE || st_reg == ST_RESP) p_inv_nic_wr: assert (!wr_bad);
         if (st_reg == ST_DONE || st_reg == ST_RESP) p_inv_err: assert (tx_err_reg == !rd_ok_reg);
+    end else if (f_rd_ok && st_reg != ST_WV && st_reg != ST_EXEC) begin
+        if (!tx_wr_reg) p_inv_eng_rd_err: assert (tx_err_reg == !rd_ok_reg);
+        if (tx_wr_reg && !rd_ok_reg) p_inv_eng_wr_err: assert (tx_err_reg);
     end
 end
-assign f_tx = {f_host && st_reg != ST_RESP, f_host && st_reg == ST_RESP, tx_wr_reg,
-               dec_hit != '0 && !(EN && tx_addr_reg[1:0] != 2'b00)};
+assign f_tx = {st_reg == ST_SEQ, f_host && st_reg != ST_RESP, f_host && st_reg == ST_RESP,
+               tx_wr_reg, dec_hit != '0 && !(EN && tx_addr_reg[1:0] != 2'b00)};
 `endif
 
 endmodule

@@ -88,8 +88,9 @@ logic [31:0] son_rot_reg;               // the online word rotated by one: step 
 // INIT's phase of next_step_reg, registered with it (its compares and the pool index were a
 // carry chain each in front of qn_d0_reg): SET_NR_CPU_IDS, RPS_POOL, SET_CPU_MASK, SET_MODE
 localparam integer INI_NR = 2 * CPUS, INI_MASK = 2 * CPUS + POOL + 1;
+localparam [31:0] INI_PIDX_1 = 32'd0 - 32'(2 * CPUS);   // the pool index at step 1
 logic ini_nr_reg = 1'b0, ini_pool_reg = 1'b0, ini_mask_reg = 1'b0, ini_mode_reg = 1'b0;
-logic [31:0] ini_pidx_reg = 32'd0;                  // next_step_reg - (2 * CPUS + 1)
+logic [31:0] ini_pidx_reg = INI_PIDX_1;             // next_step_reg - (2 * CPUS + 1)
 
 // The command of a step is computed one clock before it is offered and held in q_*_reg, so
 // the core's argument checks start at a register (LUT depth): step 0 from the start inputs
@@ -227,7 +228,7 @@ always_ff @(posedge clk) begin
         sk_reg <= start_kind;
         next_step_reg <= SWEEP_W'(1);
         {ini_nr_reg, ini_pool_reg, ini_mask_reg, ini_mode_reg} <= 4'b0000;   // step 1
-        ini_pidx_reg <= 32'd0 - 32'(2 * CPUS);
+        ini_pidx_reg <= INI_PIDX_1;
         sn_reg <= list_n;
         so_reg <= list_op;
         sa_reg <= list_addr;
@@ -242,7 +243,7 @@ always_ff @(posedge clk) begin
         sk_reg <= SK_LIST;
         next_step_reg <= SWEEP_W'(1);
         {ini_nr_reg, ini_pool_reg, ini_mask_reg, ini_mode_reg} <= 4'b0000;
-        ini_pidx_reg <= 32'd0 - 32'(2 * CPUS);
+        ini_pidx_reg <= INI_PIDX_1;
     end
 end
 
