@@ -7,7 +7,9 @@
 // does, an unaligned address is unmapped. fs_axil_check's SLVERR expectation, and the same
 // for an address a block holds (its induction invariants).
 module fs_axil_dec #(
+    // the map's blocks beyond the NIC plane are built (fs_reg_file ENGINE)
     parameter integer ENGINE = 0,
+    // array sizes of the build (fs_reg_file's parameters of the same names)
     parameter integer LUT_LOG2 = 11,
     parameter integer CPU_LOG2 = 8,
     parameter integer QUEUE_LOG2 = 6,
