@@ -5,8 +5,8 @@
 // The engine: every block joined (docs/engine-top.md is the interface and ordering contract;
 // golden model flowsteer::engine::EngineRegisterFile).
 //   frames -> fs_nic_front (fs_parser -> slice -> [order gate] -> fs_hash -> slice
-//     -> fs_filter_table lookup -> FIFO -> fs_rss_lut) -> tag store -> issue stage M
-//     (fs_flt_forward) -> fs_rfs_core -> record -> out slice
+//     -> fs_filter_table lookup -> FIFO -> fs_rss_lut) -> tag store -> scan stage S
+//     -> issue stage M (fs_flt_forward) -> fs_rfs_core -> record -> out slice
 //   fs_rfs_core m_drv_req -> fs_steer_driver (tuple from the tag store) -> filter commands
 //   s_axil -> fs_axil_regs (ENGINE = 1): cfg, LUT window, filter and RFS-core commands,
 //     event FIFO head/pop, counters.
@@ -15,7 +15,8 @@
 // ones when they arrive (the packets after them wait at M), the ones that change what the
 // front end reads by draining. cmd_seq = transactions ordered, sampled at the gate.
 // No hazard gate: packets of one flow follow each other into the RFS core; one behind a
-// driver caller that may share its key is flushed from the core and presented again by M.
+// driver caller that may share its key is flushed from the core and presented again by S
+// and M.
 // Tags: packets get consecutive tags at the order gate (at most 2^TAG_LOG2 in flight; the
 // pipeline never reorders), the tag store keeps each packet's fields for M, the steer driver
 // and the record. Counters count when a record enters the output slice.
@@ -97,7 +98,8 @@ localparam integer FWS = FW_LOG2 + 1;                        // its stamp width
 localparam integer KEY_W = 1 + 8 + 128 + 128 + 16 + 16;      // filter key
 // tag store words: static {cmd_seq, user16, class, tuple, hash, hash_valid}; issue = static +
 // lookup {hit, id, arrival queue}; filter = {hit, id, arrival queue} at core entry
-localparam integer TSS_W = 32 + 16 + 4 + TUP_W + 32 + 1;
+localparam integer TS_TUP_HI = 32 + 16 + 4;                 // tag-store bits above the tuple
+localparam integer TSS_W = TS_TUP_HI + TUP_W + 32 + 1;
 localparam integer TSI_W = TSS_W + 1 + FLT_ID_WIDTH + 16;
 localparam integer TSF_W = 1 + 16 + 16;
 localparam integer LKF_LOG2 = 3;                             // lookup FIFO (> table latency 4 + 2)
@@ -297,9 +299,9 @@ logic l_valid /* verilator public_flat_rd */, l_ready /* verilator public_flat_r
 logic lut_ce;
 logic fw_lk_room /* verilator public_flat_rd */;
 logic [FWS-1:0] fw_stamp, f_stamp;
-logic fw_patch /* verilator public_flat_rd */;
-logic [FLT_ID_WIDTH-1:0] fw_patch_id;
-logic [QWID-1:0] fw_patch_queue;
+logic fw_patch /* verilator public_flat_rd */, fw_load_patch /* verilator public_flat_rd */;
+logic [FLT_ID_WIDTH-1:0] fw_patch_id, fw_load_patch_id;
+logic [QWID-1:0] fw_patch_queue, fw_load_patch_queue;
 logic [TUP_W-1:0] l_tup;
 logic [3:0] l_class;
 logic [15:0] l_user16;
@@ -495,6 +497,11 @@ logic [FWS-1:0] ts_stamp_reg [TAGS];
 assign ts_wr = l_valid && l_ready;
 assign ts_wr_data = {l_cmd_seq, l_user16, l_class, l_tup, l_hash, l_hv};
 
+// the filter key of a tuple: all of it but the ports flag
+function automatic [KEY_W-1:0] key_of(input logic [TUP_W-1:0] tup);
+    key_of = {tup[TUP_W-1], tup[TUP_W-3:0]};
+endfunction
+
 always_ff @(posedge clk) begin
     if (ts_wr) ts_stamp_reg[l_tag] <= l_stamp_reg;
 end
@@ -506,25 +513,35 @@ fs_ram_sdp #(.DATA_WIDTH(TSS_W), .ADDR_WIDTH(TW)) tags_rec (
     .clk(clk), .wr_en(ts_wr), .wr_addr(l_tag), .wr_data(ts_wr_data),
     .rd_en(rec_accept), .rd_addr(rec_tag), .rd_data(ts_rec_data));
 
-// ---------------------------------------------------------------- issue stage M
-// M reads the tag store in tag order (ip_reg) and presents the packet to fs_rfs_core once
-// fs_flt_forward has applied the logged filter changes since its lookup. m_flush (a driver
-// caller left the core's stage D) drops the packets behind it in the core and in M: ip_reg
-// goes back to the tag after the caller's, and they are read and scanned again.
+// ---------------------------------------------------------------- stages S and M
+// S reads the tag store in tag order (ip_reg) while fs_flt_forward reads the change logged at
+// the packet's stamp, and compares it with the key the read gives; the issue stage M
+// presents the packet to fs_rfs_core once fs_flt_forward has applied the changes logged
+// after that one. m_flush (a driver caller left the core's stage D) drops the packets behind
+// it in the core, in M and in S: ip_reg goes back to the tag after the caller's, and they are
+// read and scanned again.
+logic s_valid_reg = 1'b0;
+logic [TW-1:0] s_tag_reg;
 logic [TW-1:0] m_tag_reg;
+logic [TSI_W-1:0] m_iss_reg;             // the tag store's read, moved on from S
 logic [TW-1:0] ip_reg = '0;              // next tag to read
 logic [TW:0] n_wr_reg = '0;              // written, not yet read (or read again after a flush)
 logic m_go /* verilator public_flat_rd */;
-logic m_take, rd_issue, fw_go;
+logic m_take, fw_go, s_load;
+logic m_load /* verilator public_flat_rd */;
 logic rfs_in_ready /* verilator public_flat_rd */;
 logic [TW-1:0] rp_end_reg;                // the first tag not flushed
-logic m_pat_reg = 1'b0;
+logic m_pat_reg = 1'b0;                  // a change the scan at M found
+logic m_lpat_reg;                         // the stamp's change, compared in S (a register of
+                                          // its own: the compare is its D, no reset, no mux)
+logic m_patched;
 logic [FLT_ID_WIDTH-1:0] m_pid_reg;
 logic [QWID-1:0] m_pq_reg;
 
 logic [TW-1:0] rp_n;                      // packets read after the flushing caller (mod 2^TW)
 assign rp_n = ip_reg - drv_tag - TW'(1);
-assign rd_issue = (n_wr_reg != '0) && (!m_valid_reg || m_take) && !rfs_flush;
+assign m_load = s_valid_reg && (!m_valid_reg || m_take) && !rfs_flush;
+assign s_load = (n_wr_reg != '0) && (!s_valid_reg || m_load) && !rfs_flush;
 logic [31:0] m_cmd_seq;
 // (a packet that passed the gate beside a free transaction's ord_done carries the count
 // before it: only a count above the executed ones waits; fs_order_gate's wait_seq is the one
@@ -537,11 +554,21 @@ logic [TW-1:0] nx_reg = '0;              // the first tag never given to the cor
 assign m_first_take = m_take && m_tag_reg == nx_reg;
 
 always_ff @(posedge clk) begin
-    if (rd_issue) begin
+    if (s_load) begin
         ip_reg <= ip_reg + TW'(1);
-        m_tag_reg <= ip_reg;
+        s_tag_reg <= ip_reg;
+        s_valid_reg <= 1'b1;
+    end else if (m_load) begin
+        s_valid_reg <= 1'b0;
+    end
+    if (m_load) begin
+        m_tag_reg <= s_tag_reg;
+        m_iss_reg <= ts_iss_data;
         m_valid_reg <= 1'b1;
         m_pat_reg <= 1'b0;
+        m_lpat_reg <= fw_load_patch;
+        m_pid_reg <= fw_load_patch_id;
+        m_pq_reg <= fw_load_patch_queue;
     end else if (m_take) begin
         m_valid_reg <= 1'b0;
     end else if (fw_patch) begin
@@ -551,10 +578,11 @@ always_ff @(posedge clk) begin
         m_pq_reg <= fw_patch_queue;
     end
     if (m_first_take) nx_reg <= nx_reg + TW'(1);
-    n_wr_reg <= n_wr_reg + (TW+1)'(ts_wr) - (TW+1)'(rd_issue) + (rfs_flush ? (TW+1)'(rp_n) : '0);
+    n_wr_reg <= n_wr_reg + (TW+1)'(ts_wr) - (TW+1)'(s_load) + (rfs_flush ? (TW+1)'(rp_n) : '0);
     if (rp_busy_reg && m_take && m_tag_reg + TW'(1) == rp_end_reg) rp_busy_reg <= 1'b0;
     if (rfs_flush) begin
         ip_reg <= drv_tag + TW'(1);
+        s_valid_reg <= 1'b0;
         m_valid_reg <= 1'b0;
         rp_end_reg <= ip_reg;
         rp_busy_reg <= rp_n != '0;
@@ -563,6 +591,7 @@ always_ff @(posedge clk) begin
         ip_reg <= '0;
         nx_reg <= '0;
         n_wr_reg <= '0;
+        s_valid_reg <= 1'b0;
         m_valid_reg <= 1'b0;
         m_pat_reg <= 1'b0;
         rp_busy_reg <= 1'b0;
@@ -572,7 +601,7 @@ end
 fs_ram_sdp #(.DATA_WIDTH(TSI_W), .ADDR_WIDTH(TW)) tags_iss (
     .clk(clk), .wr_en(ts_wr), .wr_addr(l_tag),
     .wr_data({ts_wr_data, l_hit, l_id, l_aq}),
-    .rd_en(rd_issue), .rd_addr(ip_reg), .rd_data(ts_iss_data));
+    .rd_en(s_load), .rd_addr(ip_reg), .rd_data(ts_iss_data));
 
 // the packet as it enters the RFS core
 logic [TUP_W-1:0] m_tup;
@@ -583,13 +612,14 @@ logic [FLT_ID_WIDTH-1:0] m_s_id;
 logic [QWID-1:0] m_s_aq, m_fq, m_aq;
 logic [FLT_ID_WIDTH-1:0] m_id;
 logic [15:0] unused_m_hi;
-assign {m_cmd_seq, unused_m_hi, m_class, m_tup, m_hash, m_hv, m_s_hit, m_s_id, m_s_aq} = ts_iss_data;
+assign {m_cmd_seq, unused_m_hi, m_class, m_tup, m_hash, m_hv, m_s_hit, m_s_id, m_s_aq} = m_iss_reg;
 assign m_is_ip = (m_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT));
-assign m_hit = m_pat_reg ? (m_is_ip && cfg_flt_lookup) : m_s_hit;
-assign m_id = m_pat_reg ? m_pid_reg : m_s_id;
+assign m_patched = m_pat_reg || m_lpat_reg;
+assign m_hit = m_patched ? (m_is_ip && cfg_flt_lookup) : m_s_hit;
+assign m_id = m_patched ? m_pid_reg : m_s_id;
 // stage L gives the arrival queue (filter queue on a hit, else the LUT's); a patch cannot
 // clear a hit (an IP packet, lookups on), so without a hit the stored queue is the LUT's
-assign m_fq = m_pat_reg ? m_pq_reg : m_s_aq;
+assign m_fq = m_patched ? m_pq_reg : m_s_aq;
 assign m_aq = m_hit ? m_fq : m_s_aq;
 // ndo_rx_flow_steer would accept it: an IP tuple, TCP or UDP, not an IPv4 fragment
 assign m_steerable = m_is_ip && (m_class != 4'(FS_PARSE_CLASS_IPV4_FRAGMENT)) &&
@@ -622,11 +652,15 @@ fs_flt_forward #(
     .dc_queue(d_cmd_queue),
     .dr_valid(t_rsp_valid && !host_wait_reg),
     .dr_err(t_rsp_err),
-    .p_load(rd_issue),
-    .p_load_stamp(ts_stamp_reg[ip_reg]),
+    .s_load(s_load),
+    .s_load_stamp(ts_stamp_reg[ip_reg]),
+    .s_key(key_of(ts_iss_data[TSI_W-TS_TUP_HI-1 -: TUP_W])),
+    .load_patch_valid(fw_load_patch),
+    .load_patch_id(fw_load_patch_id),
+    .load_patch_queue(fw_load_patch_queue),
+    .p_load(m_load),
     .p_valid(m_valid_reg),
-    .p_key({m_tup[TUP_W-1], m_tup[TUP_W-3 -: 8], m_tup[TUP_W-11 -: 128], m_tup[TUP_W-139 -: 128],
-            m_tup[31:0]}),
+    .p_key(key_of(m_tup)),
     .p_go(fw_go),
     .patch_valid(fw_patch),
     .patch_id(fw_patch_id),
@@ -731,7 +765,7 @@ logic [31:0] unused_last_id;
 logic unused_last_id_ready;
 logic [TW-1:0] unused_rsp_tag;
 
-assign dt_tup = ts_drv_data[TSS_W-32-16-4-1 -: TUP_W];
+assign dt_tup = ts_drv_data[TSS_W-TS_TUP_HI-1 -: TUP_W];
 assign dt_class = ts_drv_data[TSS_W-32-16-1 -: 4];
 assign dt_steerable = (dt_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT)) &&
                       (dt_class != 4'(FS_PARSE_CLASS_IPV4_FRAGMENT)) &&

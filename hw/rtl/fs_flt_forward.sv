@@ -13,17 +13,18 @@
 //   * stamp: a packet takes the change count when its lookup is accepted (lk_stamp; the
 //     table runs commands between lookups, so the lookup saw every change numbered below it,
 //     and maybe the one answered in the same clock: applying a change twice is harmless).
-//   * scan: at the RFS core input the packet applies, in order, the logged changes numbered
-//     from its stamp up to the count (one per clock: read one, compare the one before; the
-//     first is read with the load) -> patch_*.
+//   * scan: before the RFS core the packet applies, in order, the logged changes numbered
+//     from its stamp up to the count: the first in stage S (read as the tag store is read,
+//     compared with the key the read gives) -> load_patch_*, applied as M loads the packet;
+//     the rest one per clock at the core input M (read one, compare the one before) -> patch_*.
 //   * no hold: a packet behind one that steers enters the core with the state before the
 //     steer; the core drops it when the steerer leaves (fs_rfs_core m_flush) and the top
 //     presents it again from its lookup result and stamp, so this scan applies the change.
 //   * window: lookups are admitted while fewer than 2^LOG_LOG2 - 2 packets are between the
 //     lookup and their record, so a packet never needs a change the log has overwritten
 //     (a presented-again packet stays inside the window).
-// Stalls: stat_scan (changes to apply); the lookup window (lk_room low) is a second, never
-// reached at one packet per clock.
+// Stalls: stat_scan (changes to apply after the first); the lookup window (lk_room low) is a
+// second, never reached at one packet per clock.
 module fs_flt_forward #(
     // filter key width {ipv6, proto, src, dst, sport, dport}
     parameter integer KEY_W = 297,
@@ -49,9 +50,16 @@ module fs_flt_forward #(
     input  wire                   dr_valid,
     input  wire [3:0]             dr_err,          // enum filter_err
 
-    // the packet at the RFS core input
-    input  wire                   p_load,          // a new packet (or none) replaces it
-    input  wire [LOG_LOG2:0]      p_load_stamp,
+    // stage S: the packet read from the tag store, before M
+    input  wire                   s_load,          // a packet is read into S
+    input  wire [LOG_LOG2:0]      s_load_stamp,    // ... its stamp
+    input  wire [KEY_W-1:0]       s_key,           // the packet in S (from the clock after s_load)
+    output wire                   load_patch_valid, // S's packet's filter becomes hit/id/queue
+    output wire [ID_WIDTH-1:0]    load_patch_id,    // (its stamp's change) as M loads it
+    output wire [QUEUE_WIDTH-1:0] load_patch_queue,
+
+    // the packet at the RFS core input (M)
+    input  wire                   p_load,          // S's packet moves to M
     input  wire                   p_valid,
     input  wire [KEY_W-1:0]       p_key,
     output wire                   p_go,            // may enter the core this clock
@@ -115,31 +123,42 @@ always_ff @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- scan
-// one change per clock: entry sp (read the clock before) is compared while entry rp = sp + 1
-// is read. The load reads the stamp's entry already (written: the window keeps the count
-// within 2^LOG_LOG2 - 2 of a stamp, so the entry written in that clock is another), so a
-// packet with one change to apply waits one clock, not two.
-logic [SW-1:0] rp_reg = '0;              // next change to read
+// S reads the stamp's entry as the tag store is read (written: the window keeps the count
+// within 2^LOG_LOG2 - 2 of a stamp, so the entry written in that clock is another) and
+// compares it with the key the read gives, both from registers, so a packet with one change
+// to apply goes the clock after M loads it, as one with none. M then scans one change per
+// clock: entry sp (read the clock before) is compared while entry rp = sp + 1 is read.
+logic s_pend_reg = 1'b0;                 // S: its stamp's entry read into s_ent_reg
+logic [ENT_W-1:0] s_ent_reg;
+logic [SW-1:0] s_rp_reg;                 // ... the next change to read after it
+logic [SW-1:0] rp_reg = '0;              // M: next change to read
 logic sc_pend_reg = 1'b0;                // a log entry read into sc_ent_reg, compared now
 logic [ENT_W-1:0] sc_ent_reg;
 logic sc_match, scanning, ld_pend;
 
 assign sc_match = sc_pend_reg && (sc_ent_reg[ENT_W-1 -: KEY_W] == p_key);
 assign scanning = sc_pend_reg || (rp_reg != chg_cnt_reg);
-assign ld_pend = p_load_stamp != chg_cnt_reg;
+assign ld_pend = s_load_stamp != chg_cnt_reg;
 
-// both log reads from registers, p_load (late: the issue stage's take) selecting after them;
-// from two copies of the log, as Yosys merges two reads of one memory whose outputs a mux
-// selects into one read behind a mux of the addresses (p_load in front of the LUTRAM)
+// two copies of the log, one per read, as Yosys merges two reads of one memory into one read
+// behind a mux of their addresses
 logic [ENT_W-1:0] ld_ent, rp_ent;
-assign ld_ent = log_reg[p_load_stamp[LOG_LOG2-1:0]];
+assign ld_ent = log_reg[s_load_stamp[LOG_LOG2-1:0]];
 assign rp_ent = log_rp_reg[rp_reg[LOG_LOG2-1:0]];
 
+assign load_patch_valid = s_pend_reg && (s_ent_reg[ENT_W-1 -: KEY_W] == s_key);
+assign load_patch_id = s_ent_reg[QUEUE_WIDTH +: ID_WIDTH];
+assign load_patch_queue = s_ent_reg[QUEUE_WIDTH-1:0];
+
 always_ff @(posedge clk) begin
+    if (s_load) begin
+        s_ent_reg <= ld_ent;
+        s_pend_reg <= ld_pend;
+        s_rp_reg <= s_load_stamp + SW'(ld_pend);
+    end
     if (p_load) begin
-        sc_ent_reg <= ld_ent;
-        sc_pend_reg <= ld_pend;
-        rp_reg <= p_load_stamp + SW'(ld_pend);
+        sc_pend_reg <= 1'b0;
+        rp_reg <= s_rp_reg;
     end else if (p_valid) begin
         sc_pend_reg <= 1'b0;
         if (rp_reg != chg_cnt_reg) begin
@@ -160,13 +179,15 @@ assign stat_scan = p_valid && scanning;
 
 `ifdef FORMAL
 // Forwarding contract against a reference: for one key (f_key), the value of its latest
-// logged change and how many changes came after it; for the packet at the core input, its stamp and the patches it took.
+// logged change and how many changes came after it; for the packet in S its stamp, for the
+// packet at the core input its stamp and the patches it took.
 // When the packet goes (p_go), it carries the key's latest change numbered from its stamp up
 // to the count, or no patch when there is none (an older change was in its lookup already).
 // The environment (the engine top) as assumptions, checked as assertions in the simulations:
-// one driver command at a time with one response, a loaded packet is valid the next clock and
-// keeps its key (p_valid rises only after a load), a stamp is a count taken since reset, and
-// the lookup window: at most 2^LOG_LOG2 - 2 changes since a packet's stamp while it waits
+// one driver command at a time with one response, S keeps its key until M loads it (M loads
+// only what S holds), a loaded packet is valid the next clock with S's key and keeps it
+// (p_valid rises only after a load), a stamp is a count taken since reset, and the lookup
+// window: at most 2^LOG_LOG2 - 2 changes since a packet's stamp while it waits in S or M
 // (each is a driver call by a packet ahead of it in flight).
 localparam [SW-1:0] F_WIN = SW'(LOGN - 2);
 localparam integer F_VW = ID_WIDTH + QUEUE_WIDTH;
@@ -180,9 +201,12 @@ logic [SW-1:0] f_nchg_reg = '0;          // ... since reset, up to 2^LOG_LOG2
 logic [SW-1:0] f_since_reg = SW'(LOGN);  // changes logged after f_key's latest (2^LOG_LOG2: none
                                          // among the last 2^LOG_LOG2)
 logic [F_VW-1:0] f_last_reg;             // ... and its {id, queue}
+logic f_sv_reg = 1'b0;                   // S holds a packet (read, not yet moved to M)
+logic [SW-1:0] f_ss_reg;                 // ... its stamp
 logic f_trk_reg = 1'b0;                  // a packet was loaded since reset
 logic [SW-1:0] f_s_reg;                  // its stamp
 logic f_acc_reg;                         // it took a patch
+logic f_ld_acc_reg;                      // ... with its load
 logic [F_VW-1:0] f_acc_v_reg;            // ... the last one
 logic f_in_range;
 logic [KEY_W-1:0] f_key;
@@ -248,16 +272,24 @@ always_ff @(posedge clk) begin
         f_acc_reg <= 1'b1;
         f_acc_v_reg <= {patch_id, patch_queue};
     end
+    if (p_load) f_sv_reg <= 1'b0;
+    if (s_load) begin
+        f_sv_reg <= 1'b1;
+        f_ss_reg <= s_load_stamp;
+    end
     if (p_load) begin
         f_trk_reg <= 1'b1;
-        f_s_reg <= p_load_stamp;
-        f_acc_reg <= 1'b0;
+        f_s_reg <= f_ss_reg;
+        f_acc_reg <= load_patch_valid;
+        f_acc_v_reg <= {load_patch_id, load_patch_queue};
+        f_ld_acc_reg <= load_patch_valid;
     end
     if (rst) begin
         f_pend_reg <= 1'b0;
         f_cnt_reg <= '0;
         f_nchg_reg <= '0;
         f_since_reg <= SW'(LOGN);
+        f_sv_reg <= 1'b0;
         f_trk_reg <= 1'b0;
     end
 end
@@ -266,8 +298,10 @@ always_comb begin
     if (!rst) begin
         if (dc_take) a_one_cmd: assume (!f_pend_reg || dr_valid);
         if (dr_valid) a_rsp_cmd: assume (f_pend_reg);
-        if (p_load) a_load_window: assume (f_cnt_reg - p_load_stamp <= F_WIN &&
-                                           f_cnt_reg - p_load_stamp <= f_nchg_reg);
+        if (s_load) a_load_window: assume (f_cnt_reg - s_load_stamp <= F_WIN &&
+                                           f_cnt_reg - s_load_stamp <= f_nchg_reg);
+        if (f_sv_reg) a_s_window: assume (f_cnt_reg - f_ss_reg <= F_WIN);
+        if (p_load) a_load_s: assume (f_sv_reg);
         if (f_trk_reg && p_valid) a_window: assume (f_cnt_reg - f_s_reg <= F_WIN);
         if (!f_past_reg) a_first_idle: assume (!p_valid);
     end
@@ -277,6 +311,8 @@ always_ff @(posedge clk) begin
         if ($past(p_load)) a_load_valid: assume (p_valid);
         if (p_valid && !$past(p_valid)) a_valid_loaded: assume ($past(p_load));
         if (p_valid && $past(p_valid) && !$past(p_load)) a_key_hold: assume (p_key == $past(p_key));
+        if (f_sv_reg && $past(f_sv_reg) && !$past(s_load)) a_s_key_hold: assume (s_key == $past(s_key));
+        if ($past(p_load)) a_load_key: assume (p_key == $past(s_key));
 
         p_count: assert (chg_cnt_reg == f_cnt_reg);
         if (patch_valid) p_patch_excl: assert (!p_go);
@@ -286,6 +322,15 @@ always_ff @(posedge clk) begin
         p_inv_sat: assert (f_nchg_reg <= SW'(LOGN) && f_since_reg <= SW'(LOGN));
         p_inv_log: assert (f_log_ok);
         if (f_pend_reg) p_inv_cmd: assert (dc_change_reg == f_chg_reg && dc_ent_reg == f_cmd_reg);
+        // S: the stamp's entry read with the packet, the scan's next entry after it
+        if (f_sv_reg) begin
+            p_inv_s_win: assert (f_cnt_reg - f_ss_reg <= f_nchg_reg);
+            p_inv_s_rp: assert (s_rp_reg == f_ss_reg + SW'(s_pend_reg));
+            if (s_pend_reg) begin
+                p_inv_s_pend: assert (f_cnt_reg != f_ss_reg);
+                p_inv_s_ent: assert (s_ent_reg == log_reg[f_ss_reg[LOG_LOG2-1:0]]);
+            end
+        end
         if (f_trk_reg && p_valid) begin
             p_inv_rp: assert (rp_reg - f_s_reg <= f_cnt_reg - f_s_reg);
             if (sc_pend_reg) begin
@@ -309,6 +354,7 @@ always_ff @(posedge clk) begin
         end
         c_fwd: cover (p_go && f_trk_reg && p_key == f_key && f_acc_reg &&
                       f_cnt_reg - f_s_reg >= SW'(2));
+        c_fwd_load: cover (p_go && $past(p_load) && f_trk_reg && p_key == f_key && f_ld_acc_reg);
         c_fwd_older: cover (p_go && f_trk_reg && p_key == f_key && f_since_reg != SW'(LOGN) && !f_in_range);
         c_fwd_other: cover (p_go && f_trk_reg && p_key != f_key && f_in_range);
     end

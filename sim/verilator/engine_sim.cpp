@@ -240,6 +240,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     const bool beat_fire = m->s_axis_tvalid && m->s_axis_tready;
     const bool beat_last = beat_fire && m->s_axis_tlast;
     probe_clock(root()->fs_engine_top__DOT__gate_pass, gate_loss(), beat_fire);
+    if (root()->fs_engine_top__DOT__m_load && root()->fs_engine_top__DOT__fw_load_patch) ++probe.load_patches;
     if (root()->fs_engine_top__DOT__fw_patch) ++probe.filter_patches;
     if (root()->fs_engine_top__DOT__rfs_flush) ++probe.flushes;
     {

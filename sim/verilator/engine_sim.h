@@ -65,7 +65,9 @@ struct PipeProbe {
   uint64_t transactions = 0;
   std::array<uint64_t, size_t(GateLoss::kCount)> lost{};
   uint64_t beats = 0, beat_clocks = 0;  // input beats accepted; first..last accepted beat
-  uint64_t filter_patches = 0;          // fs_flt_forward: packets given a changed filter
+  // fs_flt_forward: packets given a changed filter as M loads them (the stamp's change) and
+  // by the scan at M (changes after it)
+  uint64_t load_patches = 0, filter_patches = 0;
   uint64_t flushes = 0;                 // fs_rfs_core m_flush: packets behind a steer presented again
   uint64_t placed_transactions = 0;     // transactions placed on arrival (ord_core, ord_rec)
   uint64_t rec_transactions = 0;        // of those, ordered at the record (ord_rec) with packets in flight
