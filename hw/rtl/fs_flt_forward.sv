@@ -206,7 +206,6 @@ logic [SW-1:0] f_ss_reg;                 // ... its stamp
 logic f_trk_reg = 1'b0;                  // a packet was loaded since reset
 logic [SW-1:0] f_s_reg;                  // its stamp
 logic f_acc_reg;                         // it took a patch
-logic f_ld_acc_reg;                      // ... with its load
 logic [F_VW-1:0] f_acc_v_reg;            // ... the last one
 logic f_in_range;
 logic [KEY_W-1:0] f_key;
@@ -282,7 +281,6 @@ always_ff @(posedge clk) begin
         f_s_reg <= f_ss_reg;
         f_acc_reg <= load_patch_valid;
         f_acc_v_reg <= {load_patch_id, load_patch_queue};
-        f_ld_acc_reg <= load_patch_valid;
     end
     if (rst) begin
         f_pend_reg <= 1'b0;
@@ -354,7 +352,8 @@ always_ff @(posedge clk) begin
         end
         c_fwd: cover (p_go && f_trk_reg && p_key == f_key && f_acc_reg &&
                       f_cnt_reg - f_s_reg >= SW'(2));
-        c_fwd_load: cover (p_go && $past(p_load) && f_trk_reg && p_key == f_key && f_ld_acc_reg);
+        // (the clock after a load, f_acc_reg is the load's patch: the load overrides a scan's)
+        c_fwd_load: cover (p_go && $past(p_load) && f_trk_reg && p_key == f_key && f_acc_reg);
         c_fwd_older: cover (p_go && f_trk_reg && p_key == f_key && f_since_reg != SW'(LOGN) && !f_in_range);
         c_fwd_other: cover (p_go && f_trk_reg && p_key != f_key && f_in_range);
     end
