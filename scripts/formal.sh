@@ -43,6 +43,7 @@ JOBS=(
   "order_gate        fs_order_gate     minimum  20  4  0  -"
   "reg_sequencer     fs_reg_sequencer  minimum  12  4  0  -"
   "flt_forward       fs_flt_forward    minimum  24  6  0  -"
+  "steer_driver      fs_steer_driver   minimum  33  4  0  no_evt_stall.ys"
   "rfs_core          fs_rfs_core       formal   25  0  1  -"
   "parser            fs_parser         minimum  23  4  0  -"
   "filter_table      fs_filter_table   minimum  28  4  0  -"
@@ -144,7 +145,8 @@ for j in "${JOBS[@]}"; do
     rc=1
   fi
   for a in "${asserts[@]}"; do
-    if [ -n "$failed" ] && [[ "$a" == *"$failed"* || "$failed" == *"$a"* ]]; then
+    # the failed name as printed, or with its instance path on either side (p_id is not p_idle)
+    if [ -n "$failed" ] && [[ "$a" == "$failed" || "$a" == *".$failed" || "$failed" == *".$a" ]]; then
       row "$name" "$a" "FAILED at step $step: $d/bmc.vcd"
     else
       row "$name" "$a" "$status"

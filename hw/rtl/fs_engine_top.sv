@@ -121,7 +121,8 @@ logic ord_req /* verilator public_flat_rd */, ord_done /* verilator public_flat_
 logic ord_grant, ord_placed, ord_free /* verilator public_flat_rd */, ord_core, ord_rec /* verilator public_flat_rd */;
 logic ord_hold /* verilator public_flat_rd */;  // a transaction that needs its place among the packets
 logic cfg_enable /* verilator public_flat_rd */;
-logic cfg_patched, cfg_ntuple, cfg_rmap, cfg_slot_mask, cfg_rps, cfg_flt_lookup;
+logic cfg_patched, cfg_ntuple, cfg_rmap, cfg_slot_mask, cfg_rps;
+logic cfg_flt_lookup /* verilator public_flat_rd */;
 logic [15:0] cfg_num_rx_queues;
 logic [4:0] cfg_lut_log2;
 logic [1:0] cfg_hash_mode;
@@ -491,7 +492,7 @@ assign l_ready = 1'b1;
 logic ts_wr;
 logic [TSS_W-1:0] ts_wr_data, ts_drv_data, ts_rec_data;
 logic [TSI_W-1:0] ts_iss_data;
-logic [TSF_W-1:0] ts_flt_data;
+logic [TSF_W-1:0] ts_flt_data, ts_dflt_data;
 logic [TW-1:0] drv_tag, rec_tag;
 logic [FWS-1:0] ts_stamp_reg [TAGS];
 assign ts_wr = l_valid && l_ready;
@@ -627,10 +628,17 @@ assign m_steerable = m_is_ip && (m_class != 4'(FS_PARSE_CLASS_IPV4_FRAGMENT)) &&
 // no get_rps_cpu (rps_needed off) and G2 (queue >= real_num_rx_queues) end like G4: hash 0
 assign m_rfs_hash = (cfg_rps && m_aq < cfg_num_rx_queues) ? m_hash : 32'd0;
 
+logic [TSF_W-1:0] tsf_wr_data;
+assign tsf_wr_data = {m_hit, m_hit ? 16'(m_id) : 16'd0, m_aq};
 fs_ram_sdp #(.DATA_WIDTH(TSF_W), .ADDR_WIDTH(TW)) tags_flt (
-    .clk(clk), .wr_en(m_take), .wr_addr(m_tag_reg),
-    .wr_data({m_hit, m_hit ? 16'(m_id) : 16'd0, m_aq}),
+    .clk(clk), .wr_en(m_take), .wr_addr(m_tag_reg), .wr_data(tsf_wr_data),
     .rd_en(rec_accept), .rd_addr(rec_tag), .rd_data(ts_flt_data));
+// the same words read at the steer driver's caller: its filter as its lookup found it,
+// forwarded to its place in the order (a change after that flushed it), so the driver need
+// not look the tuple up again
+fs_ram_sdp #(.DATA_WIDTH(TSF_W), .ADDR_WIDTH(TW)) tags_dflt (
+    .clk(clk), .wr_en(m_take), .wr_addr(m_tag_reg), .wr_data(tsf_wr_data),
+    .rd_en(1'b1), .rd_addr(drv_tag), .rd_data(ts_dflt_data));
 
 // ---------------------------------------------------------------- filter forwarding
 logic fw_scan /* verilator public_flat_rd */;
@@ -756,10 +764,13 @@ fs_rfs_core #(
 // The tag store answers one clock after the request appears (its tag is the read address):
 // the request is offered to the driver from the second clock on.
 logic drv_rd_ok_reg = 1'b0;
-logic dq_ready, drv_fire;
+logic dq_ready;
+logic drv_fire /* verilator public_flat_rd */;
 logic [TUP_W-1:0] dt_tup;
 logic [3:0] dt_class;
-logic dt_steerable;
+logic dt_steerable /* verilator public_flat_rd */;
+logic dt_hit;
+logic [15:0] dt_id, dt_aq;
 logic [63:0] st_calls, st_adds, st_retargets, st_refusals, st_errors;
 logic [31:0] unused_last_id;
 logic unused_last_id_ready;
@@ -770,6 +781,7 @@ assign dt_class = ts_drv_data[TSS_W-32-16-1 -: 4];
 assign dt_steerable = (dt_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT)) &&
                       (dt_class != 4'(FS_PARSE_CLASS_IPV4_FRAGMENT)) &&
                       (dt_tup[TUP_W-3 -: 8] == 8'd6 || dt_tup[TUP_W-3 -: 8] == 8'd17);
+assign {dt_hit, dt_id, dt_aq} = ts_dflt_data;
 assign rq_ready = dq_ready && drv_rd_ok_reg;
 assign drv_fire = rq_valid && rq_ready;
 
@@ -799,6 +811,12 @@ fs_steer_driver #(
     .s_drv_req_sport(dt_tup[31:16]),
     .s_drv_req_dport(dt_tup[15:0]),
     .s_drv_req_tag(drv_tag),
+    // with lookups on (CTRL.FLT_LOOKUP, a draining register) the caller's lookup is the
+    // table's answer at its place in the order
+    .s_drv_req_lk_valid(cfg_flt_lookup),
+    .s_drv_req_lk_hit(dt_hit),
+    .s_drv_req_lk_id(FLT_ID_WIDTH'(dt_id)),
+    .s_drv_req_lk_queue(QWID'(dt_aq)),
     .m_drv_rsp_valid(rs_valid),
     .m_drv_rsp_ready(rs_ready),
     .m_drv_rsp_rc(rs_rc),
@@ -964,8 +982,10 @@ fs_counters counters (
 
 // unused block outputs: the RFS record's slot bookkeeping, stall statistics, the driver's
 // tag echo, id read-back, lock (host commands never meet it: they run under ord_grant),
-// calls/errors (counted from records, which also see the calls fs_rfs_core answers itself)
+// calls/errors (counted from records, which also see the calls fs_rfs_core answers itself);
+// the driver's copy of the filter id is stored 16 wide (bits above FLT_ID_WIDTH are 0)
 wire unused_top = &{1'b0, ts_drv_data[TSS_W-1 -: 48], ts_drv_data[32:0], unused_m_hi, m_hv, l_is_ip, unused_drv_stall, unused_cmd_stall,
+                    dt_id,
                     unused_rr_sq, unused_rr_rq, unused_rr_sf, unused_rr_rs, unused_rr_rv,
                     unused_last_id, unused_last_id_ready, unused_rsp_tag, unused_o_tup, flt_lock,
                     st_calls, st_errors, cfg_patched, cfg_ntuple, cfg_rmap,

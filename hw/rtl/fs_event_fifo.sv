@@ -115,6 +115,14 @@ fs_axis_check #(.WIDTH(DATA_WIDTH), .INPUT(1)) f_s (.clk(clk), .rst(rst), .valid
     .ready(s_evt_ready), .data(s_evt_data));
 fs_axis_check #(.WIDTH(DATA_WIDTH), .INPUT(0)) f_m (.clk(clk), .rst(rst), .valid(m_evt_valid),
     .ready(m_evt_ready), .data(m_evt_data));
+// the count: at most the depth, the unread entries plus the head (so a full FIFO refuses a
+// push and a pop never meets an empty one)
+always_comb begin
+    if (!rst) begin
+        p_count: assert (count_reg <= DEPTH &&
+                         {1'b0, count_reg} == {1'b0, unread_reg} + (DEPTH_LOG2+2)'(out_valid_reg));
+    end
+end
 `endif
 
 endmodule

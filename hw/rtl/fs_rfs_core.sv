@@ -673,6 +673,10 @@ logic [15:0] c_rcpu, c_pcpu;
 logic c_r_ok, c_r_inorder, c_r_ne;
 logic [31:0] c_win_reg;          // activity window of the target table (registered at B2)
 logic c_p_active;
+// the activity compare, a net of its own (keep): ABC maps the logic after it apart, so the
+// 64-way head select, the subtraction and the compare are not mapped together with the AND
+// and D's multiplexers behind them (7 LUT levels in one synthesis of the top)
+(* keep *) logic c_p_lt;
 logic c_nc_ok, c_next_ok, c_map_pre, c_wpos_q, c_wpos_tq;
 logic [31:0] c_head_next;
 
@@ -691,8 +695,8 @@ always_comb begin
     // P: activity (spec 4.1) in the target table, from the registered view (the slot RAM's
     // output mux ends at B2's register, not here)
     c_pcpu = c_p_reg[F_CPU +: 16];
-    c_p_active = c_pcpu < nr_cpu_ids_reg &&
-        $signed(head_reg[CW'(c_pcpu)] - c_p_reg[F_LQ +: 32]) < $signed(c_win_reg);
+    c_p_lt = $signed(head_reg[CW'(c_pcpu)] - c_p_reg[F_LQ +: 32]) < $signed(c_win_reg);
+    c_p_active = c_pcpu < nr_cpu_ids_reg && c_p_lt;
     // window > 0 of the R and P tables (activity of a last_qtail = head write)
     c_wpos_q = mask_mode_reg ? wpos_mask[c_log_reg] : wpos_log[c_log_reg];
     c_wpos_tq = $signed(c_win_reg) > 0;

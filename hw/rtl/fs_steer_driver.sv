@@ -23,8 +23,10 @@
 // One request at a time. Latency with fs_filter_table (idle, no lookups in flight) from the
 // accepting clock to m_drv_rsp_valid: not steerable 1; hit 6 (also a refused retarget);
 // retarget 12; miss with INSERT (OK, FULL, ID_IN_USE) 12; miss refused before INSERT
-// (negative id, -EBUSY) 7. The id allocation also waits until 5 clocks after a counter
-// change (never with fs_filter_table, whose LOOKUP alone takes 5).
+// (negative id, -EBUSY) 7. With the lookup given (s_drv_req_lk_valid) the LOOKUP command
+// and its wait become one clock: hit 2, retarget 8, miss with INSERT 8, refused before
+// INSERT 3. The id allocation also waits until 5 clocks after a counter change (with the
+// lookup given, an insert accepted within 4 clocks of the change before waits for it).
 module fs_steer_driver #(
     // filter id width (1..16); ids >= 2^ID_WIDTH are refused like ids in use
     parameter integer ID_WIDTH = 16,
@@ -52,6 +54,13 @@ module fs_steer_driver #(
     input  wire [15:0]               s_drv_req_sport,
     input  wire [15:0]               s_drv_req_dport,
     input  wire [TAG_WIDTH-1:0]      s_drv_req_tag,
+    // the tuple's filter as the packet's own lookup found it, forwarded to the packet's place
+    // in the order (fs_flt_forward): when lk_valid, that is the table's answer now, and the
+    // driver does not look the tuple up again
+    input  wire                      s_drv_req_lk_valid,
+    input  wire                      s_drv_req_lk_hit,
+    input  wire [ID_WIDTH-1:0]       s_drv_req_lk_id,
+    input  wire [QUEUE_WIDTH-1:0]    s_drv_req_lk_queue,
 
     output wire                      m_drv_rsp_valid,
     input  wire                      m_drv_rsp_ready,
@@ -151,6 +160,9 @@ logic [ID_WIDTH-1:0] flt_id_reg, flt_id_next;
 logic [31:0] last_id_reg = '0, last_id_next;
 logic [2:0] settle_reg = SETTLE, settle_next;
 logic room_reg;                      // the event FIFO had room when the request was accepted
+logic gv_reg;                        // the request's lookup is given (no LOOKUP command)
+logic gv_hit_reg;                    // ... a hit
+logic gv_same_q_reg;                 // ... on the request's queue
 
 // the request (datapath)
 logic [QUEUE_WIDTH-1:0] req_queue_reg;
@@ -166,6 +178,7 @@ logic [63:0] calls_reg = '0, adds_reg = '0, retargets_reg = '0, refusals_reg = '
 logic [63:0] errors_reg = '0;
 
 logic req_take, rsp_take;
+logic step;                          // an id is drawn: the counter advances to next_reg
 logic inc_adds, inc_retargets, inc_refusals;
 logic evt_push, evt_retarget;
 logic steerable;
@@ -200,9 +213,10 @@ end
 
 // ---------------------------------------------------------------- control
 // the lookup's answer, classified once: a hit, on the request's queue, a retarget refused
-// for want of event room (-EBUSY)
-logic lk_hit, lk_same_q, lk_refused;
+// for want of event room (-EBUSY); the same for a given answer, from registers
+logic lk_hit, lk_same_q, lk_refused, gv_refused;
 logic [3:0] lw_next;    // S_LOOKUP_WAIT's next state once the lookup answers
+logic [3:0] gv_next;    // S_LOOKUP's next state with the answer given
 always_comb begin
     lk_hit = s_flt_rsp_err == E_OK;
     lk_same_q = s_flt_rsp_queue == req_queue_reg;
@@ -213,6 +227,12 @@ always_comb begin
         lw_next = S_ALLOC;
     end else begin
         lw_next = S_RSP;
+    end
+    gv_refused = gv_hit_reg && !gv_same_q_reg && !room_reg;
+    if (gv_hit_reg) begin
+        gv_next = (gv_same_q_reg || gv_refused) ? S_RSP : S_RETARGET;
+    end else begin
+        gv_next = S_ALLOC;
     end
 end
 
@@ -227,6 +247,7 @@ always_comb begin
     last_id_next = last_id_reg;
     settle_next = (settle_reg != 3'd0) ? settle_reg - 3'd1 : 3'd0;
     req_take = 1'b0;
+    step = 1'b0;
     inc_adds = 1'b0;
     inc_retargets = 1'b0;
     inc_refusals = 1'b0;
@@ -240,6 +261,7 @@ always_comb begin
                 settle_next = SETTLE;
             end else if (s_drv_req_valid) begin
                 req_take = 1'b1;
+                flt_id_next = s_drv_req_lk_id;   // used only when the lookup is given
                 if (steerable) begin
                     state_next = S_LOOKUP;
                 end else begin
@@ -249,7 +271,15 @@ always_comb begin
             end
         end
         S_LOOKUP: begin
-            if (m_flt_cmd_ready) begin
+            if (gv_reg) begin
+                // the given answer stands for the LOOKUP's (from registers: in the case, not
+                // after it, where it would add a multiplexer behind every other state's choice)
+                state_next = gv_next;
+                if (gv_hit_reg) begin
+                    rc_next = gv_refused ? RC_EBUSY : 32'(flt_id_reg);
+                    inc_refusals = gv_refused;
+                end
+            end else if (m_flt_cmd_ready) begin
                 state_next = S_LOOKUP_WAIT;
             end
         end
@@ -272,15 +302,13 @@ always_comb begin
                 state_next = S_RSP;
                 if (id_reg[31]) begin
                     // after 2^31 allocations: a negative rc, counter advances (spec 7.2)
-                    last_id_next = next_reg;
-                    settle_next = SETTLE;
+                    step = 1'b1;
                 end else if (!room_reg) begin
                     inc_refusals = 1'b1;
                     rc_next = RC_EBUSY;
                 end else if (!id_fits) begin
                     // the id is drawn (counter advances) but cannot be stored
-                    last_id_next = next_reg;
-                    settle_next = SETTLE;
+                    step = 1'b1;
                     rc_next = RC_EADDRINUSE;
                 end else begin
                     state_next = S_INSERT;
@@ -296,17 +324,14 @@ always_comb begin
             if (s_flt_rsp_valid) begin
                 state_next = S_RSP;
                 if (s_flt_rsp_err == E_OK) begin
-                    last_id_next = next_reg;
-                    settle_next = SETTLE;
+                    step = 1'b1;
                     inc_adds = 1'b1;
                     evt_push = 1'b1;
                 end else if (s_flt_rsp_err == E_FULL) begin
-                    last_id_next = next_reg;  // a drawn id is spent, as in ice
-                    settle_next = SETTLE;
+                    step = 1'b1;              // a drawn id is spent, as in ice
                     rc_next = RC_ENOSPC;
                 end else if (s_flt_rsp_err == E_ID_IN_USE) begin
-                    last_id_next = next_reg;
-                    settle_next = SETTLE;
+                    step = 1'b1;
                     rc_next = RC_EADDRINUSE;
                 end else begin
                     rc_next = RC_EIO;
@@ -344,6 +369,10 @@ always_comb begin
     if (state_reg == S_LOOKUP_WAIT && s_flt_rsp_valid) begin
         state_next = lw_next;
     end
+    if (step) begin
+        last_id_next = next_reg;
+        settle_next = SETTLE;
+    end
 end
 
 // ---------------------------------------------------------------- event FIFO
@@ -379,6 +408,9 @@ always_ff @(posedge clk) begin
     settle_reg <= settle_next;
     if (req_take) begin
         room_reg <= evt_wr_ready;
+        gv_reg <= s_drv_req_lk_valid;
+        gv_hit_reg <= s_drv_req_lk_hit;
+        gv_same_q_reg <= s_drv_req_lk_queue == s_drv_req_queue;
         req_queue_reg <= s_drv_req_queue;
         req_flow_id_reg <= s_drv_req_flow_id;
         req_hash_reg <= s_drv_req_hash;
@@ -426,7 +458,7 @@ assign m_drv_rsp_valid = (state_reg == S_RSP);
 assign m_drv_rsp_rc = rc_reg;
 assign m_drv_rsp_tag = req_tag_reg;
 
-assign m_flt_cmd_valid = (state_reg == S_LOOKUP) || (state_reg == S_INSERT) ||
+assign m_flt_cmd_valid = (state_reg == S_LOOKUP && !gv_reg) || (state_reg == S_INSERT) ||
                          (state_reg == S_RETARGET);
 assign m_flt_cmd_op = (state_reg == S_INSERT) ? OP_INSERT :
                       (state_reg == S_RETARGET) ? OP_RETARGET : OP_LOOKUP;
@@ -451,6 +483,179 @@ assign stat_steer_retargets = retargets_reg;
 assign stat_evt_refusals = refusals_reg;
 assign stat_driver_errors = errors_reg;
 assign busy = (state_reg != S_IDLE);
+
+`ifdef FORMAL
+// Contract (hw/README.md "Formal checks"): one request at a time, answered once with its
+// tag; one table command at a time, under flt_lock, for the request's tuple and queue, and
+// no LOOKUP when the request's lookup is given; no event pushed into a full FIFO; the counter
+// moves only by one drawn id or a write, and once the id pipeline has settled its id is the
+// C remainder of counter + 1 by 0xFFFF (spec 7.2), so every drawn id is; and a request
+// spends at most F_SELF clocks on its own before its answer (the rest it waits for the
+// table or for its answer's taker). The table as assumptions (checked in the engine top's simulations): it answers
+// only a command it took, once, from the clock after.
+localparam integer F_TUP_W = 1 + 8 + 128 + 128 + 16 + 16;
+localparam [4:0] F_SELF = 5'd6;     // a counter write, then a given miss that inserts
+logic f_pend_reg = 1'b0;                 // a request taken, not yet answered
+logic [TAG_WIDTH-1:0] f_tag_reg;         // ... its tag
+logic [F_TUP_W-1:0] f_tup_reg;           // ... its tuple
+logic [QUEUE_WIDTH-1:0] f_queue_reg;     // ... its queue
+logic f_gv_reg;                          // ... its lookup was given
+logic f_out_reg = 1'b0;                  // a table command taken, not yet answered
+logic [4:0] f_self_reg = '0;             // clocks the request spent on its own
+logic [31:0] f_last_d_reg;               // the counter last clock
+logic f_wr_d_reg = 1'b0;                 // ... and a write was taken then
+logic f_past_reg = 1'b0;                 // a clock out of reset
+logic f_cmds_reg = 1'b0;                 // the request issued a table command
+logic f_added_reg = 1'b0;                // ... inserted
+logic f_moved_reg = 1'b0;                // ... retargeted
+logic f_cmd_take, f_req_take, f_rsp_take, f_waits;
+// the id's check: |next| = q * 0xFFFF + rem with rem < 0xFFFF makes rem |next| mod 0xFFFF
+// (q is the checker's witness: 2^16 = 0xFFFF + 1), and C's % keeps the dividend's sign
+logic [31:0] f_next, f_mag, f_q;
+logic [16:0] f_s;
+logic [15:0] f_fold, f_rem;
+assign f_next = last_id_reg + 32'd1;
+assign f_mag = f_next[31] ? 32'd0 - f_next : f_next;
+assign f_s = {1'b0, f_mag[31:16]} + {1'b0, f_mag[15:0]};
+assign f_fold = f_s[15:0] + {15'd0, f_s[16]};
+assign f_q = 32'(f_mag[31:16]) + 32'(f_s[16]) + 32'(f_fold == 16'hFFFF);
+assign f_rem = f_next[31] ? 16'(32'd0 - id_reg) : id_reg[15:0];
+assign f_cmd_take = m_flt_cmd_valid && m_flt_cmd_ready;
+assign f_req_take = s_drv_req_valid && s_drv_req_ready;
+assign f_rsp_take = m_drv_rsp_valid && m_drv_rsp_ready;
+assign f_waits = (m_flt_cmd_valid && !m_flt_cmd_ready) || f_out_reg ||
+                 (m_drv_rsp_valid && !m_drv_rsp_ready);
+
+always_ff @(posedge clk) begin
+    f_past_reg <= !rst;
+    if (f_req_take) begin
+        f_pend_reg <= 1'b1;
+        f_tag_reg <= s_drv_req_tag;
+        f_tup_reg <= {s_drv_req_ipv6, s_drv_req_proto, s_drv_req_src, s_drv_req_dst,
+                      s_drv_req_sport, s_drv_req_dport};
+        f_queue_reg <= s_drv_req_queue;
+        f_gv_reg <= s_drv_req_lk_valid;
+        f_self_reg <= '0;
+        f_cmds_reg <= 1'b0;
+        f_added_reg <= 1'b0;
+        f_moved_reg <= 1'b0;
+    end else if (f_pend_reg && !f_waits && f_self_reg != 5'd31) begin
+        f_self_reg <= f_self_reg + 5'd1;
+    end
+    if (f_rsp_take) f_pend_reg <= 1'b0;
+    if (f_cmd_take) begin
+        f_out_reg <= 1'b1;
+        f_cmds_reg <= 1'b1;
+    end
+    if (inc_adds) f_added_reg <= 1'b1;
+    if (inc_retargets) f_moved_reg <= 1'b1;
+    if (s_flt_rsp_valid) f_out_reg <= 1'b0;
+    f_last_d_reg <= last_id_reg;
+    f_wr_d_reg <= cfg_last_id_wr_valid && cfg_last_id_wr_ready;
+    if (rst) begin
+        f_pend_reg <= 1'b0;
+        f_out_reg <= 1'b0;
+        f_wr_d_reg <= 1'b1;              // (reset writes the counter)
+    end
+end
+
+// stream rules (hw/formal): requests and counter writes in, answers and table commands out
+fs_axis_check #(.WIDTH(QUEUE_WIDTH + 32 + 32 + 1 + F_TUP_W + TAG_WIDTH + 1 + 1 + ID_WIDTH +
+                       QUEUE_WIDTH), .INPUT(1)) f_req (
+    .clk(clk), .rst(rst), .valid(s_drv_req_valid), .ready(s_drv_req_ready),
+    .data({s_drv_req_queue, s_drv_req_flow_id, s_drv_req_hash, s_drv_req_steerable,
+           s_drv_req_ipv6, s_drv_req_proto, s_drv_req_src, s_drv_req_dst, s_drv_req_sport,
+           s_drv_req_dport, s_drv_req_tag, s_drv_req_lk_valid, s_drv_req_lk_hit,
+           s_drv_req_lk_id, s_drv_req_lk_queue}));
+fs_axis_check #(.WIDTH(32), .INPUT(1)) f_cfg (
+    .clk(clk), .rst(rst), .valid(cfg_last_id_wr_valid), .ready(cfg_last_id_wr_ready),
+    .data(cfg_last_id_wr_data));
+fs_axis_check #(.WIDTH(32 + TAG_WIDTH), .INPUT(0)) f_rsp (
+    .clk(clk), .rst(rst), .valid(m_drv_rsp_valid), .ready(m_drv_rsp_ready),
+    .data({m_drv_rsp_rc, m_drv_rsp_tag}));
+fs_axis_check #(.WIDTH(4 + F_TUP_W + ID_WIDTH + QUEUE_WIDTH), .INPUT(0)) f_cmd (
+    .clk(clk), .rst(rst), .valid(m_flt_cmd_valid), .ready(m_flt_cmd_ready),
+    .data({m_flt_cmd_op, m_flt_cmd_ipv6, m_flt_cmd_proto, m_flt_cmd_src, m_flt_cmd_dst,
+           m_flt_cmd_sport, m_flt_cmd_dport, m_flt_cmd_id, m_flt_cmd_queue}));
+
+always_comb begin
+    if (f_past_reg && !rst) begin
+        // the table answers a command it took, once, from the clock after
+        a_rsp_out: assume (!s_flt_rsp_valid || f_out_reg);
+
+        // one request at a time, answered once, with its tag
+        p_one_req: assert (!s_drv_req_ready || !f_pend_reg);
+        p_rsp_req: assert (!m_drv_rsp_valid || (f_pend_reg && m_drv_rsp_tag == f_tag_reg));
+        // one table command at a time, within the request, under the lock, for its tuple
+        p_cmd_one: assert (!m_flt_cmd_valid || (!f_out_reg && f_pend_reg && flt_lock));
+        p_cmd_lock: assert (!f_out_reg || flt_lock);
+        p_cmd_tuple: assert (!m_flt_cmd_valid ||
+                             ({m_flt_cmd_ipv6, m_flt_cmd_proto, m_flt_cmd_src, m_flt_cmd_dst,
+                               m_flt_cmd_sport, m_flt_cmd_dport} == f_tup_reg &&
+                              m_flt_cmd_queue == f_queue_reg));
+        p_no_lookup: assert (!(m_flt_cmd_valid && m_flt_cmd_op == OP_LOOKUP && f_gv_reg));
+        // an event is never refused by the FIFO (the room was checked at the request)
+        p_evt_room: assert (!evt_push || evt_wr_ready);
+        // the counter steps by one or is written; a settled pipeline holds the C remainder
+        p_counter: assert (f_wr_d_reg || last_id_reg == f_last_d_reg ||
+                           last_id_reg == f_last_d_reg + 32'd1);
+        p_id: assert (settle_reg != 3'd0 ||
+                      (f_mag == (f_q << 16) - f_q + 32'(f_rem) && f_rem != 16'hFFFF &&
+                       id_reg == (f_next[31] ? 32'd0 - 32'(f_rem) : 32'(f_rem))));
+        // progress: what the request does on its own is bounded
+        p_self: assert (!f_pend_reg || f_self_reg <= F_SELF);
+        // invariants (induction): the state follows the request and the command
+        p_inv_pend: assert (f_pend_reg == (state_reg != S_IDLE));
+        p_inv_out: assert (f_out_reg == (state_reg == S_LOOKUP_WAIT ||
+                                         state_reg == S_INSERT_WAIT ||
+                                         state_reg == S_RETARGET_WAIT));
+        p_inv_state: assert (state_reg <= S_RSP);
+        p_inv_gv: assert (!f_pend_reg || gv_reg == f_gv_reg);
+        p_inv_tup: assert (!f_pend_reg ||
+                           ({req_ipv6_reg, req_proto_reg, req_src_reg, req_dst_reg,
+                             req_sport_reg, req_dport_reg} == f_tup_reg &&
+                            req_queue_reg == f_queue_reg && req_tag_reg == f_tag_reg));
+        p_inv_settle: assert (settle_reg <= SETTLE);
+        // the clocks spent so far, by state (a counter write just before the request leaves
+        // at most 4 clocks of the id pipeline to wait for: settle_reg <= 4 once it is taken)
+        p_inv_self: assert (
+            (state_reg != S_LOOKUP || (f_self_reg == 5'd0 && settle_reg <= 3'd4)) &&
+            (state_reg != S_LOOKUP_WAIT || (f_self_reg == 5'd1 && settle_reg <= 3'd3)) &&
+            (state_reg != S_ALLOC || 6'(f_self_reg) + 6'(settle_reg) <= 6'd4) &&
+            (state_reg != S_RETARGET || f_self_reg <= 5'd1) &&
+            (state_reg != S_RETARGET_WAIT || f_self_reg <= 5'd2) &&
+            (state_reg != S_INSERT || f_self_reg <= F_SELF - 5'd1));
+        p_inv_next: assert (settle_reg > 3'd4 || next_reg == last_id_reg + 32'd1);
+        p_inv_mag: assert (settle_reg > 3'd3 ||
+                           (neg1_reg == next_reg[31] &&
+                            mag_reg == (next_reg[31] ? 32'd0 - next_reg : next_reg)));
+        p_inv_sum: assert (settle_reg > 3'd2 ||
+                           (neg2_reg == neg1_reg &&
+                            sum_reg == {1'b0, mag_reg[31:16]} + {1'b0, mag_reg[15:0]}));
+        p_inv_fold: assert (settle_reg > 3'd1 ||
+                            (neg3_reg == neg2_reg &&
+                             fold_reg == sum_reg[15:0] + {15'd0, sum_reg[16]}));
+        // (the room seen at the request lasts until its event: only this driver pushes)
+        p_inv_room: assert (!(f_pend_reg && room_reg && state_reg != S_RSP) ||
+                            evt_count_int != (EVT_DEPTH_LOG2+1)'(1 << EVT_DEPTH_LOG2));
+        // ... and a change is commanded only with that room
+        p_inv_room_cmd: assert (room_reg || !(state_reg == S_INSERT ||
+                                              state_reg == S_INSERT_WAIT ||
+                                              state_reg == S_RETARGET ||
+                                              state_reg == S_RETARGET_WAIT));
+
+        // not vacuous: each way a request can go, given or looked up
+        c_given_insert: cover (f_rsp_take && f_gv_reg && f_added_reg);
+        c_given_retarget: cover (f_rsp_take && f_gv_reg && f_moved_reg);
+        c_given_hit: cover (f_rsp_take && f_gv_reg && !f_cmds_reg && !m_drv_rsp_rc[31]);
+        c_lookup_insert: cover (f_rsp_take && !f_gv_reg && f_added_reg);
+        c_lookup_retarget: cover (f_rsp_take && !f_gv_reg && f_moved_reg);
+        c_ebusy: cover (f_rsp_take && m_drv_rsp_rc == RC_EBUSY);
+        c_eio: cover (f_rsp_take && m_drv_rsp_rc == RC_EIO);
+        c_stalled_rsp: cover (f_rsp_take && f_self_reg == F_SELF);
+    end
+end
+`endif
 
 endmodule
 

@@ -69,6 +69,9 @@ struct PipeProbe {
   // by the scan at M (changes after it)
   uint64_t load_patches = 0, filter_patches = 0;
   uint64_t flushes = 0;                 // fs_rfs_core m_flush: packets behind a steer presented again
+  // steer-driver calls for a steerable packet: decided from the caller's forwarded lookup
+  // (CTRL.FLT_LOOKUP on), or with the driver's own LOOKUP command
+  uint64_t drv_given = 0, drv_looked_up = 0;
   uint64_t placed_transactions = 0;     // transactions placed on arrival (ord_core, ord_rec)
   uint64_t rec_transactions = 0;        // of those, ordered at the record (ord_rec) with packets in flight
   // fs_rfs_core's sock-table write buffer: writes taken with packets ahead still in A-C,
