@@ -377,11 +377,13 @@ logic [4*5-1:0] st_nhd_reg;        // nh_decode(nh)
 // is 2 mod 4): decoded once as the window enters the walk and carried with it, so a step's
 // next class is a word select from registers, not a decode behind the select (ABC chained
 // that decode to 7 LUT levels in the top)
+// (8 bits per word, 3 of them 0, so the select's index is a shift like the word select's: with
+// a 5-bit stride Yosys 0.23 failed to map the select in fs_nic_front and the kernel)
 localparam integer NW = WIN / 4;
-logic [4*5*NW-1:0] st_nhds_reg;
-function automatic logic [5*NW-1:0] nhd_words(input logic [8*WIN-1:0] win);
+logic [4*8*NW-1:0] st_nhds_reg;
+function automatic logic [8*NW-1:0] nhd_words(input logic [8*WIN-1:0] win);
     for (int k = 0; k < NW; k++) begin
-        nhd_words[5*k +: 5] = nh_decode(win[8*WIN-1-8*(4*k+2) -: 8]);
+        nhd_words[8*k +: 8] = {3'd0, nh_decode(win[8*WIN-1-8*(4*k+2) -: 8])};
     end
 endfunction
 logic [4*128-1:0] st_src_reg;
@@ -397,7 +399,7 @@ logic [3:0] st_ports_reg;
 always_ff @(posedge clk) begin
     if (ce) begin
         st_win_reg[8*WIN*0 +: 8*WIN] <= s2_win_reg;
-        st_nhds_reg[5*NW*0 +: 5*NW] <= nhd_words(s2_win_reg);
+        st_nhds_reg[8*NW*0 +: 8*NW] <= nhd_words(s2_win_reg);
         st_len_reg[16*0 +: 16] <= s2_len_reg;
         st_tags_reg[2*0 +: 2] <= s2_tags_reg;
         st_l3_reg[5*0 +: 5] <= s2_l3_reg;
@@ -487,6 +489,8 @@ generate
             assign words[32*k +: 32] = wpad[8*WIN-1-32*k -: 32];
         end
         assign w4 = words[32*off[6:2] +: 32];
+        logic [8*NW-1:0] nhdw;        // this step's copy of the window's decoded next headers
+        assign nhdw = st_nhds_reg[8*NW*(gs) +: 8*NW];
         assign b0 = w4[31:24];
         assign b1 = w4[23:16];
         // endn = off + (hdrlen + 1) * 8; the + 1 rides in as the carry of one two-operand add
@@ -504,7 +508,7 @@ generate
         always_ff @(posedge clk) begin
             if (ce) begin
                 st_win_reg[8*WIN*(gs+1) +: 8*WIN] <= st_win_reg[8*WIN*(gs) +: 8*WIN];
-                st_nhds_reg[5*NW*(gs+1) +: 5*NW] <= st_nhds_reg[5*NW*(gs) +: 5*NW];
+                st_nhds_reg[8*NW*(gs+1) +: 8*NW] <= st_nhds_reg[8*NW*(gs) +: 8*NW];
                 st_len_reg[16*(gs+1) +: 16] <= st_len_reg[16*(gs) +: 16];
                 st_tags_reg[2*(gs+1) +: 2] <= st_tags_reg[2*(gs) +: 2];
                 st_l3_reg[5*(gs+1) +: 5] <= st_l3_reg[5*(gs) +: 5];
@@ -520,7 +524,7 @@ generate
                 st_ports_reg[gs+1] <= st_ports_reg[gs];
                 // a move's results: the header after this one, its end, the rooms left
                 st_nh_reg[8*(gs+1) +: 8] <= b0;
-                st_nhd_reg[5*(gs+1) +: 5] <= st_nhds_reg[5*NW*(gs) + 5*off[6:2] +: 5];
+                st_nhd_reg[5*(gs+1) +: 5] <= nhdw[8*off[6:2] +: 5];
                 st_off_reg[13*(gs+1) +: 13] <= endn;
                 for (int k = 0; k < NNEED; k++) begin
                     // room - (hdrlen + 1) * 8: the low 3 bits stay, -(b1 + 1) is ~b1
@@ -621,7 +625,7 @@ assign m_rec_user = user_reg[USER_WIDTH*(NST-1) +: USER_WIDTH];
 
 // the last step's window, offset, rooms and next header have no further use (and the
 // version nibble, TOS, total length, IP id and fragment field reach stage 3 as stage 2's verdicts)
-wire unused_parser = &{1'b0, st_win_reg[8*WIN*3 +: 8*WIN], st_nhds_reg[5*NW*3 +: 5*NW], st_off_reg[13*3 +: 13],
+wire unused_parser = &{1'b0, st_win_reg[8*WIN*3 +: 8*WIN], st_nhds_reg[8*NW*3 +: 8*NW], st_off_reg[13*3 +: 13],
                        st_rlen_reg[3*NNEED*RLEN_BITS +: NNEED*RLEN_BITS],
                        st_rwin_reg[3*NNEED*RWIN_BITS +: NNEED*RWIN_BITS],
                        st_nh_reg[8*3 +: 8], st_nhd_reg[5*3 +: 5], st_done_reg[3],
