@@ -26,7 +26,7 @@
 // (negative id, -EBUSY) 7. With the lookup given (s_drv_req_lk_valid) the LOOKUP command
 // and its wait become one clock: hit 2, retarget 8, miss with INSERT 8, refused before
 // INSERT 3. The id allocation also waits until 5 clocks after a counter change (with the
-// lookup given, an insert accepted within 4 clocks of the change before waits for it).
+// lookup given, a request accepted less than 4 clocks after the last change waits for it).
 module fs_steer_driver #(
     // filter id width (1..16); ids >= 2^ID_WIDTH are refused like ids in use
     parameter integer ID_WIDTH = 16,
