@@ -10,10 +10,12 @@
 //
 // Lookups: one per clock, fixed latency 4 (input accepted -> m_lookup_valid).
 // Commands (INSERT, RETARGET, DELETE, LOOKUP, CLEAR; enum filter_op) run one at a time:
-// a command waits for the lookups already accepted to leave the RAM stages, new lookups
+// a command reads the RAMs once the lookups already accepted have read them (in the clock
+// the last one compares its data, at the earliest the clock after it is taken), new lookups
 // are held off (s_lookup_ready low) until it completes, so every lookup sees exactly the
-// commands accepted before it. rsp_valid pulses for one clock with the result; rsp_* hold
-// until the next command completes. After reset (and CLEAR) the table is swept empty,
+// commands accepted before it. rsp_valid pulses for one clock with the result, 3 clocks
+// after the command is taken (RETARGET 4) when no lookup is reading; rsp_* hold until the
+// next command completes. After reset (and CLEAR) the table is swept empty,
 // which takes max(2^BUCKET_BITS, 2^ID_WIDTH) clocks (busy high).
 module fs_filter_table #(
     // log2 of the number of buckets
@@ -99,8 +101,7 @@ end
 `endif
 
 // ---------------------------------------------------------------- FSM state
-localparam [2:0] S_INIT = 3'd0, S_IDLE = 3'd1, S_DRAIN = 3'd2, S_READ = 3'd3,
-                 S_EVAL = 3'd4, S_EVAL2 = 3'd5;
+localparam [2:0] S_INIT = 3'd0, S_IDLE = 3'd1, S_DRAIN = 3'd2, S_EVAL = 3'd4, S_EVAL2 = 3'd5;
 logic [2:0] state_reg = S_INIT;
 logic [SWEEP_BITS-1:0] sweep_reg = '0;
 logic [3:0] op_reg;
@@ -296,14 +297,19 @@ assign map_way = map_rd_data[WAY_BITS-1:0];
 assign hold_bucket = map_hold_reg[WAY_BITS +: BUCKET_BITS];
 assign hold_way = map_hold_reg[WAY_BITS-1:0];
 
+// S_DRAIN reads for the command once stage 1 is empty (no lookup needs the port) and stage 2
+// is empty or leaves now (its RAM data, read the clock before, is compared this clock)
+logic drain_go;
+assign drain_go = !v1_reg && (!v2_reg || ce);
+
 always_comb begin
-    // reads: the lookup in stage 1 while idle, the command in S_READ / RETARGET in S_EVAL
+    // reads: the lookup in stage 1 while idle, the command in S_DRAIN / RETARGET in S_EVAL
     rd_en = ce;
     rd_bucket = bucket_of(lookup_key1);
     map_rd_en = 1'b0;
     map_rd_addr = cmd_id_reg;
-    if (state_reg == S_READ) begin
-        rd_en = 1'b1;
+    if (state_reg == S_DRAIN && !v1_reg) begin
+        rd_en = !v2_reg || ce;
         rd_bucket = cmd_bucket;
         map_rd_en = 1'b1;
     end else if (state_reg == S_EVAL) begin
@@ -397,14 +403,15 @@ always_ff @(posedge clk) begin
             end
         end
         S_DRAIN: begin
-            // the lookups still reading the RAMs leave stage 2 first
-            if (!v1_reg && !v2_reg) begin
+            // the lookups still reading the RAMs leave stage 2 first (its last clock may be
+            // the command's read)
+            if (drain_go) begin
                 if (op_reg == OP_CLEAR) begin
                     state_reg <= S_INIT;
                     sweep_reg <= '0;
                 end else if (op_reg == OP_INSERT || op_reg == OP_RETARGET ||
                              op_reg == OP_DELETE || op_reg == OP_LOOKUP) begin
-                    state_reg <= S_READ;
+                    state_reg <= S_EVAL;
                 end else begin
                     state_reg <= S_IDLE;
                     rsp_valid_reg <= 1'b1;
@@ -413,9 +420,6 @@ always_ff @(posedge clk) begin
                     rsp_queue_reg <= '0;
                 end
             end
-        end
-        S_READ: begin
-            state_reg <= S_EVAL;
         end
         S_EVAL: begin
             state_reg <= S_IDLE;

@@ -21,12 +21,13 @@
 // holds the filter table (flt_lock) until its last table response, so the engine top must
 // not interleave other table commands while flt_lock is high.
 // One request at a time. Latency with fs_filter_table (idle, no lookups in flight) from the
-// accepting clock to m_drv_rsp_valid: not steerable 1; hit 6 (also a refused retarget);
-// retarget 12; miss with INSERT (OK, FULL, ID_IN_USE) 12; miss refused before INSERT
-// (negative id, -EBUSY) 7. With the lookup given (s_drv_req_lk_valid) the LOOKUP command
-// and its wait become one clock: hit 2, retarget 8, miss with INSERT 8, refused before
-// INSERT 3. The id allocation also waits until 5 clocks after a counter change (with the
-// lookup given, a request accepted less than 4 clocks after the last change waits for it).
+// accepting clock to m_drv_rsp_valid: not steerable 1; hit 5 (also a refused retarget);
+// retarget 9; miss with INSERT (OK, FULL, ID_IN_USE) 9; miss refused before INSERT (negative
+// id, -EBUSY) 6. An INSERT or RETARGET is answered in the clock the table answers it. With
+// the lookup given (s_drv_req_lk_valid) there is no LOOKUP: the request is decided in the
+// clock it is taken, hit 1, retarget 5, miss with INSERT 4, refused 1. The id allocation
+// also waits until 5 clocks after a counter change (with the lookup given, a request taken
+// less than 5 clocks after the counter last changed waits for it).
 module fs_steer_driver #(
     // filter id width (1..16); ids >= 2^ID_WIDTH are refused like ids in use
     parameter integer ID_WIDTH = 16,
@@ -160,9 +161,6 @@ logic [ID_WIDTH-1:0] flt_id_reg, flt_id_next;
 logic [31:0] last_id_reg = '0, last_id_next;
 logic [2:0] settle_reg = SETTLE, settle_next;
 logic room_reg;                      // the event FIFO had room when the request was accepted
-logic gv_reg;                        // the request's lookup is given (no LOOKUP command)
-logic gv_hit_reg;                    // ... a hit
-logic gv_same_q_reg;                 // ... on the request's queue
 
 // the request (datapath)
 logic [QUEUE_WIDTH-1:0] req_queue_reg;
@@ -212,12 +210,39 @@ always_ff @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- control
-// the lookup's answer, classified once: a hit, on the request's queue, a retarget refused
-// for want of event room (-EBUSY); the same for a given answer, from registers
-logic lk_hit, lk_same_q, lk_refused, gv_refused;
+// The draw of an id once the pipeline has settled (S_ALLOC, or the request's clock when its
+// lookup is given and missed), with the event room the request saw:
+// {next state, rc, the counter advances, refused (-EBUSY)}.
+function automatic [37:0] draw_of(input logic [31:0] id, input logic fits, input logic room);
+    if (id[31]) begin
+        // after 2^31 allocations: a negative rc, counter advances (spec 7.2)
+        draw_of = {S_RSP, id, 1'b1, 1'b0};
+    end else if (!room) begin
+        draw_of = {S_RSP, RC_EBUSY, 1'b0, 1'b1};
+    end else if (!fits) begin
+        // the id is drawn (counter advances) but cannot be stored
+        draw_of = {S_RSP, RC_EADDRINUSE, 1'b1, 1'b0};
+    end else begin
+        draw_of = {S_INSERT, id, 1'b0, 1'b0};
+    end
+endfunction
+
+// A lookup's answer, classified once: a hit on the request's queue needs nothing, a hit on
+// another one a RETARGET unless the event FIFO has no room (-EBUSY). The looked-up answer
+// comes from the table (S_LOOKUP_WAIT); a given one with the request, decided in its clock.
+logic lk_hit, lk_same_q, lk_refused;
 logic [3:0] lw_next;    // S_LOOKUP_WAIT's next state once the lookup answers
-logic [3:0] gv_next;    // S_LOOKUP's next state with the answer given
+logic in_same_q, in_refused;
+logic [3:0] in_next;    // S_IDLE's next state for a request with its lookup given
+logic [31:0] in_rc;
+logic [3:0] al_next, in_draw_next;
+logic [31:0] al_rc, in_draw_rc;
+logic al_step, al_refused, in_draw_step, in_draw_refused;
+logic evt_wr_ready;
 always_comb begin
+    {al_next, al_rc, al_step, al_refused} = draw_of(id_reg, id_fits, room_reg);
+    {in_draw_next, in_draw_rc, in_draw_step, in_draw_refused} =
+        draw_of(id_reg, id_fits, evt_wr_ready);
     lk_hit = s_flt_rsp_err == E_OK;
     lk_same_q = s_flt_rsp_queue == req_queue_reg;
     lk_refused = lk_hit && !lk_same_q && !room_reg;
@@ -228,18 +253,39 @@ always_comb begin
     end else begin
         lw_next = S_RSP;
     end
-    gv_refused = gv_hit_reg && !gv_same_q_reg && !room_reg;
-    if (gv_hit_reg) begin
-        gv_next = (gv_same_q_reg || gv_refused) ? S_RSP : S_RETARGET;
+    in_same_q = s_drv_req_lk_queue == s_drv_req_queue;
+    in_refused = s_drv_req_lk_hit && !in_same_q && !evt_wr_ready;
+    in_rc = in_refused ? RC_EBUSY : 32'(s_drv_req_lk_id);
+    if (s_drv_req_lk_hit) begin
+        in_next = (in_same_q || in_refused) ? S_RSP : S_RETARGET;
+    end else if (settle_reg == 3'd0) begin
+        in_next = in_draw_next;
+        in_rc = in_draw_rc;
     end else begin
-        gv_next = S_ALLOC;
+        in_next = S_ALLOC;
+    end
+end
+
+// the table's answer to an INSERT or RETARGET is the request's: answered in that clock
+logic fin;
+logic [31:0] fin_rc;
+always_comb begin
+    fin = (state_reg == S_INSERT_WAIT || state_reg == S_RETARGET_WAIT) && s_flt_rsp_valid;
+    if (s_flt_rsp_err == E_OK) begin
+        fin_rc = rc_reg;
+    end else if (state_reg == S_INSERT_WAIT && s_flt_rsp_err == E_FULL) begin
+        fin_rc = RC_ENOSPC;
+    end else if (state_reg == S_INSERT_WAIT && s_flt_rsp_err == E_ID_IN_USE) begin
+        fin_rc = RC_EADDRINUSE;
+    end else begin
+        fin_rc = RC_EIO;
     end
 end
 
 always_comb begin
     steerable = s_drv_req_steerable &&
                 (s_drv_req_proto == PROTO_TCP || s_drv_req_proto == PROTO_UDP);
-    rsp_take = (state_reg == S_RSP) && m_drv_rsp_ready;
+    rsp_take = m_drv_rsp_valid && m_drv_rsp_ready;
 
     state_next = state_reg;
     rc_next = rc_reg;
@@ -261,25 +307,28 @@ always_comb begin
                 settle_next = SETTLE;
             end else if (s_drv_req_valid) begin
                 req_take = 1'b1;
-                flt_id_next = s_drv_req_lk_id;   // used only when the lookup is given
-                if (steerable) begin
-                    state_next = S_LOOKUP;
-                end else begin
+                if (!steerable) begin
                     rc_next = RC_EPROTONOSUPPORT;
                     state_next = S_RSP;
+                end else if (!s_drv_req_lk_valid) begin
+                    state_next = S_LOOKUP;
+                end else begin
+                    // the given answer stands for the LOOKUP's: decided in this clock
+                    state_next = in_next;
+                    rc_next = in_rc;
+                    if (s_drv_req_lk_hit) begin
+                        flt_id_next = s_drv_req_lk_id;
+                        inc_refusals = in_refused;
+                    end else if (settle_reg == 3'd0) begin
+                        flt_id_next = id_reg[ID_WIDTH-1:0];
+                        step = in_draw_step;
+                        inc_refusals = in_draw_refused;
+                    end
                 end
             end
         end
         S_LOOKUP: begin
-            if (gv_reg) begin
-                // the given answer stands for the LOOKUP's (from registers: in the case, not
-                // after it, where it would add a multiplexer behind every other state's choice)
-                state_next = gv_next;
-                if (gv_hit_reg) begin
-                    rc_next = gv_refused ? RC_EBUSY : 32'(flt_id_reg);
-                    inc_refusals = gv_refused;
-                end
-            end else if (m_flt_cmd_ready) begin
+            if (m_flt_cmd_ready) begin
                 state_next = S_LOOKUP_WAIT;
             end
         end
@@ -298,21 +347,10 @@ always_comb begin
         S_ALLOC: begin
             if (settle_reg == 3'd0) begin
                 flt_id_next = id_reg[ID_WIDTH-1:0];
-                rc_next = id_reg;
-                state_next = S_RSP;
-                if (id_reg[31]) begin
-                    // after 2^31 allocations: a negative rc, counter advances (spec 7.2)
-                    step = 1'b1;
-                end else if (!room_reg) begin
-                    inc_refusals = 1'b1;
-                    rc_next = RC_EBUSY;
-                end else if (!id_fits) begin
-                    // the id is drawn (counter advances) but cannot be stored
-                    step = 1'b1;
-                    rc_next = RC_EADDRINUSE;
-                end else begin
-                    state_next = S_INSERT;
-                end
+                rc_next = al_rc;
+                state_next = al_next;
+                step = al_step;
+                inc_refusals = al_refused;
             end
         end
         S_INSERT: begin
@@ -322,19 +360,15 @@ always_comb begin
         end
         S_INSERT_WAIT: begin
             if (s_flt_rsp_valid) begin
-                state_next = S_RSP;
+                // answered now (fin); S_RSP holds the answer until it is taken
+                state_next = m_drv_rsp_ready ? S_IDLE : S_RSP;
+                rc_next = fin_rc;
                 if (s_flt_rsp_err == E_OK) begin
                     step = 1'b1;
                     inc_adds = 1'b1;
                     evt_push = 1'b1;
-                end else if (s_flt_rsp_err == E_FULL) begin
+                end else if (s_flt_rsp_err == E_FULL || s_flt_rsp_err == E_ID_IN_USE) begin
                     step = 1'b1;              // a drawn id is spent, as in ice
-                    rc_next = RC_ENOSPC;
-                end else if (s_flt_rsp_err == E_ID_IN_USE) begin
-                    step = 1'b1;
-                    rc_next = RC_EADDRINUSE;
-                end else begin
-                    rc_next = RC_EIO;
                 end
             end
         end
@@ -345,13 +379,12 @@ always_comb begin
         end
         S_RETARGET_WAIT: begin
             if (s_flt_rsp_valid) begin
-                state_next = S_RSP;
+                state_next = m_drv_rsp_ready ? S_IDLE : S_RSP;
+                rc_next = fin_rc;
                 if (s_flt_rsp_err == E_OK) begin
                     inc_retargets = 1'b1;
                     evt_push = 1'b1;
                     evt_retarget = 1'b1;
-                end else begin
-                    rc_next = RC_EIO;
                 end
             end
         end
@@ -377,7 +410,6 @@ end
 
 // ---------------------------------------------------------------- event FIFO
 logic [EVT_W-1:0] evt_wr_data, evt_rd_data;
-logic evt_wr_ready;
 logic [EVT_DEPTH_LOG2:0] evt_count_int;
 
 assign evt_wr_data = {evt_retarget, flt_id_reg, req_queue_reg, req_flow_id_reg, req_hash_reg,
@@ -408,9 +440,6 @@ always_ff @(posedge clk) begin
     settle_reg <= settle_next;
     if (req_take) begin
         room_reg <= evt_wr_ready;
-        gv_reg <= s_drv_req_lk_valid;
-        gv_hit_reg <= s_drv_req_lk_hit;
-        gv_same_q_reg <= s_drv_req_lk_queue == s_drv_req_queue;
         req_queue_reg <= s_drv_req_queue;
         req_flow_id_reg <= s_drv_req_flow_id;
         req_hash_reg <= s_drv_req_hash;
@@ -434,7 +463,7 @@ always_ff @(posedge clk) begin
     if (inc_refusals) begin
         refusals_reg <= refusals_reg + 64'd1;
     end
-    if (rsp_take && rc_reg[31]) begin
+    if (rsp_take && m_drv_rsp_rc[31]) begin
         errors_reg <= errors_reg + 64'd1;
     end
     if (rst) begin
@@ -454,11 +483,11 @@ assign s_drv_req_ready = (state_reg == S_IDLE) && !cfg_last_id_wr_valid;
 assign cfg_last_id_wr_ready = (state_reg == S_IDLE);
 assign cfg_last_id = last_id_reg;
 
-assign m_drv_rsp_valid = (state_reg == S_RSP);
-assign m_drv_rsp_rc = rc_reg;
+assign m_drv_rsp_valid = (state_reg == S_RSP) || fin;
+assign m_drv_rsp_rc = (state_reg == S_RSP) ? rc_reg : fin_rc;
 assign m_drv_rsp_tag = req_tag_reg;
 
-assign m_flt_cmd_valid = (state_reg == S_LOOKUP && !gv_reg) || (state_reg == S_INSERT) ||
+assign m_flt_cmd_valid = (state_reg == S_LOOKUP) || (state_reg == S_INSERT) ||
                          (state_reg == S_RETARGET);
 assign m_flt_cmd_op = (state_reg == S_INSERT) ? OP_INSERT :
                       (state_reg == S_RETARGET) ? OP_RETARGET : OP_LOOKUP;
@@ -610,7 +639,7 @@ always_comb begin
                                          state_reg == S_INSERT_WAIT ||
                                          state_reg == S_RETARGET_WAIT));
         p_inv_state: assert (state_reg <= S_RSP);
-        p_inv_gv: assert (!f_pend_reg || gv_reg == f_gv_reg);
+        p_inv_gv: assert (!f_gv_reg || !(state_reg == S_LOOKUP || state_reg == S_LOOKUP_WAIT));
         p_inv_tup: assert (!f_pend_reg ||
                            ({req_ipv6_reg, req_proto_reg, req_src_reg, req_dst_reg,
                              req_sport_reg, req_dport_reg} == f_tup_reg &&
