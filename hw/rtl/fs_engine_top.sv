@@ -485,14 +485,16 @@ end
 assign l_ready = 1'b1;
 
 // ---------------------------------------------------------------- tag store
-// Written when a packet leaves the LUT stage: tags_drv (the steer driver's tuple), tags_rec
-// (the record's fields) and tags_iss (the issue stage: also the lookup result and stamp, so
-// a packet the RFS core flushed is presented again as it was looked up). tags_flt keeps the
-// filter state a packet entered the core with (after forwarding), for its record.
+// Written when a packet leaves the LUT stage: tags_rec (the record's fields) and tags_iss
+// (the issue stage: also the lookup result and stamp, so a packet the RFS core flushed is
+// presented again as it was looked up). Written as it enters the core: tags_flt (the filter
+// state it entered with, after forwarding, for its record) and tags_drv (the steer driver's
+// view of it).
 logic ts_wr;
-logic [TSS_W-1:0] ts_wr_data, ts_drv_data, ts_rec_data;
+logic [TSS_W-1:0] ts_wr_data, ts_rec_data;
+logic [1+TUP_W+TSF_W-1:0] ts_drv_data;
 logic [TSI_W-1:0] ts_iss_data;
-logic [TSF_W-1:0] ts_flt_data, ts_dflt_data;
+logic [TSF_W-1:0] ts_flt_data;
 logic [TW-1:0] drv_tag, rec_tag;
 logic [FWS-1:0] ts_stamp_reg [TAGS];
 assign ts_wr = l_valid && l_ready;
@@ -507,9 +509,6 @@ always_ff @(posedge clk) begin
     if (ts_wr) ts_stamp_reg[l_tag] <= l_stamp_reg;
 end
 
-fs_ram_sdp #(.DATA_WIDTH(TSS_W), .ADDR_WIDTH(TW)) tags_drv (
-    .clk(clk), .wr_en(ts_wr), .wr_addr(l_tag), .wr_data(ts_wr_data),
-    .rd_en(1'b1), .rd_addr(drv_tag), .rd_data(ts_drv_data));
 fs_ram_sdp #(.DATA_WIDTH(TSS_W), .ADDR_WIDTH(TW)) tags_rec (
     .clk(clk), .wr_en(ts_wr), .wr_addr(l_tag), .wr_data(ts_wr_data),
     .rd_en(rec_accept), .rd_addr(rec_tag), .rd_data(ts_rec_data));
@@ -633,12 +632,19 @@ assign tsf_wr_data = {m_hit, m_hit ? 16'(m_id) : 16'd0, m_aq};
 fs_ram_sdp #(.DATA_WIDTH(TSF_W), .ADDR_WIDTH(TW)) tags_flt (
     .clk(clk), .wr_en(m_take), .wr_addr(m_tag_reg), .wr_data(tsf_wr_data),
     .rd_en(rec_accept), .rd_addr(rec_tag), .rd_data(ts_flt_data));
-// the same words read at the steer driver's caller: its filter as its lookup found it,
-// forwarded to its place in the order (a change after that flushed it), so the driver need
-// not look the tuple up again
-fs_ram_sdp #(.DATA_WIDTH(TSF_W), .ADDR_WIDTH(TW)) tags_dflt (
-    .clk(clk), .wr_en(m_take), .wr_addr(m_tag_reg), .wr_data(tsf_wr_data),
-    .rd_en(1'b1), .rd_addr(drv_tag), .rd_data(ts_dflt_data));
+// tags_drv: what the steer driver needs of its caller, written as the packet enters the core
+// (a flushed packet rewrites its word as it enters again): whether ice would take it, its
+// tuple, and the same filter word, its filter as its lookup found it, forwarded to its place
+// in the order (a change after that flushed it), so the driver need not look the tuple up
+// again. Read (LUTRAM, no read clock) at C's tag as D takes that packet, into a register
+// beside D's: the driver takes a request in the clock the caller asks, from registers.
+logic [1+TUP_W+TSF_W-1:0] tags_drv [TAGS];
+logic drv_pre_valid;
+logic [TW-1:0] drv_pre_tag;
+always_ff @(posedge clk) begin
+    if (m_take) tags_drv[m_tag_reg] <= {m_steerable, m_tup, tsf_wr_data};
+    if (drv_pre_valid) ts_drv_data <= tags_drv[drv_pre_tag];
+end
 
 // ---------------------------------------------------------------- filter forwarding
 logic fw_scan /* verilator public_flat_rd */;
@@ -740,6 +746,8 @@ fs_rfs_core #(
     .m_drv_req_flow_id(rq_flow_id),
     .m_drv_req_hash(rq_hash),
     .m_drv_req_tag(drv_tag),
+    .m_drv_pre_valid(drv_pre_valid),
+    .m_drv_pre_tag(drv_pre_tag),
     .s_drv_rsp_valid(rs_valid),
     .s_drv_rsp_ready(rs_ready),
     .s_drv_rsp_rc(rs_rc),
@@ -761,13 +769,9 @@ fs_rfs_core #(
 );
 
 // ---------------------------------------------------------------- steer driver
-// The tag store answers one clock after the request appears (its tag is the read address):
-// the request is offered to the driver from the second clock on.
-logic drv_rd_ok_reg = 1'b0;
 logic dq_ready;
 logic drv_fire /* verilator public_flat_rd */;
 logic [TUP_W-1:0] dt_tup;
-logic [3:0] dt_class;
 logic dt_steerable /* verilator public_flat_rd */;
 logic dt_hit;
 logic [15:0] dt_id, dt_aq;
@@ -776,19 +780,9 @@ logic [31:0] unused_last_id;
 logic unused_last_id_ready;
 logic [TW-1:0] unused_rsp_tag;
 
-assign dt_tup = ts_drv_data[TSS_W-TS_TUP_HI-1 -: TUP_W];
-assign dt_class = ts_drv_data[TSS_W-32-16-1 -: 4];
-assign dt_steerable = (dt_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT)) &&
-                      (dt_class != 4'(FS_PARSE_CLASS_IPV4_FRAGMENT)) &&
-                      (dt_tup[TUP_W-3 -: 8] == 8'd6 || dt_tup[TUP_W-3 -: 8] == 8'd17);
-assign {dt_hit, dt_id, dt_aq} = ts_dflt_data;
-assign rq_ready = dq_ready && drv_rd_ok_reg;
+assign {dt_steerable, dt_tup, dt_hit, dt_id, dt_aq} = ts_drv_data;
+assign rq_ready = dq_ready;
 assign drv_fire = rq_valid && rq_ready;
-
-always_ff @(posedge clk) begin
-    drv_rd_ok_reg <= rq_valid && !drv_fire;
-    if (rst) drv_rd_ok_reg <= 1'b0;
-end
 
 fs_steer_driver #(
     .ID_WIDTH(FLT_ID_WIDTH),
@@ -798,7 +792,7 @@ fs_steer_driver #(
 ) driver (
     .clk(clk),
     .rst(rst),
-    .s_drv_req_valid(rq_valid && drv_rd_ok_reg),
+    .s_drv_req_valid(rq_valid),
     .s_drv_req_ready(dq_ready),
     .s_drv_req_queue(QWID'(rq_queue)),
     .s_drv_req_flow_id(32'(rq_flow_id)),
@@ -984,7 +978,7 @@ fs_counters counters (
 // tag echo, id read-back, lock (host commands never meet it: they run under ord_grant),
 // calls/errors (counted from records, which also see the calls fs_rfs_core answers itself);
 // the driver's copy of the filter id is stored 16 wide (bits above FLT_ID_WIDTH are 0)
-wire unused_top = &{1'b0, ts_drv_data[TSS_W-1 -: 48], ts_drv_data[32:0], unused_m_hi, m_hv, l_is_ip, unused_drv_stall, unused_cmd_stall,
+wire unused_top = &{1'b0, unused_m_hi, m_hv, l_is_ip, unused_drv_stall, unused_cmd_stall,
                     dt_id,
                     unused_rr_sq, unused_rr_rq, unused_rr_sf, unused_rr_rs, unused_rr_rv,
                     unused_last_id, unused_last_id_ready, unused_rsp_tag, unused_o_tup, flt_lock,
@@ -1054,6 +1048,8 @@ always_ff @(posedge clk) begin
         p_frames_bound: assert (f_inflight_reg <= 32'(F_FRAMES_MAX));
         // M's packet is at most one transaction ahead of those executed (m_seq_wait's equality)
         if (m_valid_reg) p_seq_ahead: assert ($signed(m_cmd_seq - f_done_seq) <= 1);
+        // the driver's word, loaded as D took its caller, is the tag store's for D's tag
+        if (rq_valid) p_drv_word: assert (ts_drv_data == tags_drv[drv_tag]);
         c_rec_stall: cover (m_axis_rec_tvalid && !m_axis_rec_tready);
     end
 end

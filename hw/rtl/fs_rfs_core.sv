@@ -125,6 +125,10 @@ module fs_rfs_core #(
     output wire [SLOT_LOG2_MAX-1:0]  m_drv_req_flow_id,
     output wire [31:0]               m_drv_req_hash,
     output wire [TAG_WIDTH-1:0]      m_drv_req_tag,
+    // D takes a packet in this clock, the one with this tag: a caller that keeps words per
+    // tag for the driver loads its caller's into a register here, ready when D asks
+    output wire                      m_drv_pre_valid,
+    output wire [TAG_WIDTH-1:0]      m_drv_pre_tag,
     input  wire                      s_drv_rsp_valid,
     output wire                      s_drv_rsp_ready,
     input  wire [31:0]               s_drv_rsp_rc,          // signed: id >= 0 or -errno
@@ -823,6 +827,8 @@ assign m_drv_req_queue = d_tq_reg;
 assign m_drv_req_flow_id = d_pslot_reg;
 assign m_drv_req_hash = d_hash_reg;
 assign m_drv_req_tag = d_tag_reg;
+assign m_drv_pre_valid = d_free && c_adv;   // d_tag_reg's load
+assign m_drv_pre_tag = c_tag_reg;
 assign s_drv_rsp_ready = d_valid_reg && xs_reg == XS_WAIT;
 // a packet behind D that may share D's filter key (same key: same hash, unless ports 0).
 // A flush needs the driver's answer, at least two clocks after D took its packet, and no

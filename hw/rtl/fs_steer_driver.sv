@@ -180,6 +180,7 @@ logic step;                          // an id is drawn: the counter advances to 
 logic inc_adds, inc_retargets, inc_refusals;
 logic evt_push, evt_retarget;
 logic steerable;
+logic in_take;          // S_IDLE takes a request with its lookup given
 
 // ---------------------------------------------------------------- id allocation (spec 7.2)
 // id = next % 0xFFFF with C semantics, next = last_id + 1 (signed, wrapping). Free-running
@@ -285,6 +286,8 @@ end
 always_comb begin
     steerable = s_drv_req_steerable &&
                 (s_drv_req_proto == PROTO_TCP || s_drv_req_proto == PROTO_UDP);
+    in_take = state_reg == S_IDLE && !cfg_last_id_wr_valid && s_drv_req_valid && steerable &&
+              s_drv_req_lk_valid;
     rsp_take = m_drv_rsp_valid && m_drv_rsp_ready;
 
     state_next = state_reg;
@@ -313,9 +316,8 @@ always_comb begin
                 end else if (!s_drv_req_lk_valid) begin
                     state_next = S_LOOKUP;
                 end else begin
-                    // the given answer stands for the LOOKUP's: decided in this clock
-                    state_next = in_next;
-                    rc_next = in_rc;
+                    // the given answer stands for the LOOKUP's: decided in this clock (its
+                    // state and rc are selected after the case, see in_take)
                     if (s_drv_req_lk_hit) begin
                         flt_id_next = s_drv_req_lk_id;
                         inc_refusals = in_refused;
@@ -401,6 +403,11 @@ always_comb begin
     // state_reg (inside it, the queue compare ran through the case's wide multiplexer)
     if (state_reg == S_LOOKUP_WAIT && s_flt_rsp_valid) begin
         state_next = lw_next;
+    end
+    // so does a given request's (the queue compare last, not through the case)
+    if (in_take) begin
+        state_next = in_next;
+        rc_next = in_rc;
     end
     if (step) begin
         last_id_next = next_reg;

@@ -129,6 +129,8 @@ SC_MODULE(RfsBench) {
       rec_steer_rc, rec_rflow_queue, rec_rflow_slot, rec_tail, rec_tag;
   sc_signal<bool> req_valid, req_ready, drsp_valid, drsp_ready;
   sc_signal<uint32_t> req_queue, req_flow_id, req_hash, req_tag, drsp_rc;
+  sc_signal<bool> pre_valid;
+  sc_signal<uint32_t> pre_tag;
   sc_signal<bool> cmd_valid, cmd_ready, rsp_valid;
   sc_signal<uint32_t> cmd_op, cmd_addr, cmd_d0, cmd_d1, rsp_status, rsp_d0, rsp_d1;
   sc_signal<uint32_t> stat_drv_stall, stat_cmd_stall, stat_fwd, stat_hzd_stall;
@@ -179,6 +181,8 @@ SC_MODULE(RfsBench) {
     dut.m_drv_req_flow_id(req_flow_id);
     dut.m_drv_req_hash(req_hash);
     dut.m_drv_req_tag(req_tag);
+    dut.m_drv_pre_valid(pre_valid);
+    dut.m_drv_pre_tag(pre_tag);
     dut.s_drv_rsp_valid(drsp_valid);
     dut.s_drv_rsp_ready(drsp_ready);
     dut.s_drv_rsp_rc(drsp_rc);
@@ -233,6 +237,7 @@ SC_MODULE(RfsBench) {
   struct DrvReq {
     uint32_t queue, flow_id, hash, tag;
     int rc;  // what the responder answers
+    uint32_t pre_tag;  // the tag D last announced taking (m_drv_pre_tag): must be tag
   };
   struct Rsp {
     uint32_t status, d0, d1;
@@ -341,6 +346,7 @@ SC_MODULE(RfsBench) {
     };
     std::deque<Pending> pend;
     bool active = false;
+    uint32_t d_tag = ~0u;  // the tag of the packet D holds, as D announced it
     for (;;) {
       wait(clk.posedge_event());
       if (rst.read()) continue;
@@ -349,13 +355,14 @@ SC_MODULE(RfsBench) {
         pend.pop_front();
       }
       if (req_valid.read() && req_ready.read()) {
-        DrvReq r{req_queue.read(), req_flow_id.read(), req_hash.read(), req_tag.read(), 0};
+        DrvReq r{req_queue.read(), req_flow_id.read(), req_hash.read(), req_tag.read(), 0, d_tag};
         r.rc = rdrv_.answer(uint16_t(r.queue), r.flow_id, r.hash);
         reqs_.push_back(r);
         pend.push_back({r.rc, opt_.rsp_delay ? rng() % (opt_.rsp_delay + 1) : 0});
       } else if (!active && !pend.empty() && pend.front().delay > 0) {
         --pend.front().delay;
       }
+      if (pre_valid.read()) d_tag = pre_tag.read();
       req_ready.write(flowsteer::sim::systemc::chance(rng, opt_.req_ready));
       if (!active && !pend.empty() && pend.front().delay == 0) active = true;
       drsp_valid.write(active);
@@ -435,6 +442,11 @@ SC_MODULE(RfsBench) {
       if (call_ >= calls.size()) {
         rep_.mismatch(event_of_tag(r.tag), cyc, "driver request the reference did not make",
                       "no request; reference record " + expected_of_tag(r.tag), act);
+        return;
+      }
+      if (r.pre_tag != r.tag) {
+        rep_.mismatch(event_of_tag(r.tag), cyc, "driver request's tag against m_drv_pre_tag",
+                      "tag " + std::to_string(r.pre_tag) + " (announced as D took it)", act);
         return;
       }
       const auto& c = calls[call_++];
