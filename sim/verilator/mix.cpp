@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <random>
 #include <stdexcept>
+#include <string>
 
 #include "flowsteer/flowsteer_regs.h"
 #include "flowsteer/hash/hash.h"
+#include "flowsteer/kernel/kernel.h"
 #include "flowsteer/nic/frame.h"
 #include "flowsteer/nic/parser.h"
 
@@ -223,8 +225,16 @@ void MixRun::host_transaction() {
 void MixRun::measure(MixResult& res) {
   EngineSim& sim = sb_.sim();
   const uint64_t start = sim.clocks();
+  // the backlog of every CPU as the warm-up left it (drained: every transaction applied)
+  const kernel::Kernel& k = sb_.model().model().kernel();
+  for (uint32_t c = 0; c < enqueued_.size(); ++c) enqueued_[c] = int32_t(k.tail(c) - k.head(c));
   sb_.on_record([&](const EngineRecord& e, const std::vector<uint8_t>& bytes) {
     if (e.rec.cpu >= 0 && size_t(e.rec.cpu) < enqueued_.size()) ++enqueued_[size_t(e.rec.cpu)];
+    // a CPU's backlog head never passes its tail in Linux; a host that made it do so would
+    // measure states no kernel reaches
+    for (uint32_t c = 0; c < enqueued_.size(); ++c)
+      if (int32_t(k.head(c) - k.tail(c)) > 0)
+        throw std::logic_error("mix: the host advanced CPU " + std::to_string(c) + "'s head past its tail");
     if (e.accepted_clock <= start) return;
     ++res.packets;
     res.frame_bytes += bytes.size();
@@ -237,14 +247,20 @@ void MixRun::measure(MixResult& res) {
   const uint32_t cpus = std::min<uint32_t>(kCpus, 1u << caps_.cpu_log2);
   uint64_t moves = 0;  // application moves due, not yet made
   auto move = [&] {
-    // the application moved (its recvmsg records the new CPU), then the old CPU drains the
-    // flow's backlog (slack: the packets ordered before the advance whose records are not
-    // seen yet, at most 2^TAG_LOG2), so the next packet steers; the runtime serves an event
+    // The application moved (its recvmsg records the new CPU); the old CPU then drains the
+    // flow's backlog, so the next packet steers, and the runtime serves an event. A drain
+    // leaves head == tail, never past it: the wire pauses until every accepted frame is
+    // through the order gate, and the advance (records seen plus frames past the gate, all
+    // this one flow's on the old CPU) takes its place before the next frame does.
     const uint32_t old_cpu = moving->cpu;
     moving->cpu = (moving->cpu + 1 + rnd(cpus - 1)) % cpus;
     sock_write(*moving);
-    advance_head(old_cpu, 64);
+    sim.pause_stream_until_placed();
+    while (!(sim.stream_quiet() && sim.frames_accepted() == sim.frames_ordered()) && sb_.ok()) sb_.step(1);
+    advance_head(old_cpu, int64_t(sim.frames_ordered() - sb_.stats().packets));
+    sim.resume_stream();  // placed (a HEAD_ADD takes its place on arrival)
     wr(r::EVT_POP::kAddr, r::EVT_POP::POP.put(1));
+    ++res.moves;
   };
   for (uint64_t n = 0; n < o_.packets && sb_.ok(); ++n) {
     if (moving && n && n % spec_.move_every == 0) ++moves;
@@ -262,7 +278,7 @@ void MixRun::measure(MixResult& res) {
       }
     }
   }
-  for (; moves && sb_.ok(); --moves) move();
+  // moves still due after the last frame are dropped: no packet is left to steer
   for (; owed && sb_.ok(); --owed) host_transaction();
   // the probe window closes at the last packet through the gate: run until all are through
   while (sim.frames_pending() && sb_.ok()) sb_.step(4);

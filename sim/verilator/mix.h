@@ -50,6 +50,7 @@ struct MixResult {
   uint64_t packets = 0;         // measured packets
   uint64_t steers = 0;          // measured packets that called ndo_rx_flow_steer
   uint64_t steered = 0;         // ... and got a filter (action STEERED)
+  uint64_t moves = 0;           // application moves (move mixes)
   uint64_t frame_bytes = 0;
   uint64_t clocks = 0;          // whole run
   double wall_seconds = 0;
