@@ -688,10 +688,10 @@ fs_flt_forward #(
 // ordered before its transaction are still to enter the core
 assign rc_cmd_ready = core_cmd_ready && core_cmd_ok;
 logic rq_valid /* verilator public_flat_rd */;
-logic rq_ready, rs_valid, rs_ready;
+logic rq_ready, rs_valid, rs_ready, rs_now;
 logic [RQW-1:0] rq_queue;
 logic [SLOT_LOG2-1:0] rq_flow_id;
-logic [31:0] rq_hash, rs_rc;
+logic [31:0] rq_hash, rs_rc, rs_now_rc;
 logic cr_valid, cr_ready, cr_cpu_valid, cr_steer;    // the core's record
 logic [15:0] cr_cpu;
 logic [2:0] cr_path, cr_gate;
@@ -751,6 +751,8 @@ fs_rfs_core #(
     .s_drv_rsp_valid(rs_valid),
     .s_drv_rsp_ready(rs_ready),
     .s_drv_rsp_rc(rs_rc),
+    .s_drv_rsp_now(rs_now),
+    .s_drv_rsp_now_rc(rs_now_rc),
     .m_flush(rfs_flush),
     .cmd_valid(rc_cmd_valid && core_cmd_ok),
     .cmd_ready(core_cmd_ready),
@@ -815,6 +817,8 @@ fs_steer_driver #(
     .m_drv_rsp_ready(rs_ready),
     .m_drv_rsp_rc(rs_rc),
     .m_drv_rsp_tag(unused_rsp_tag),
+    .m_drv_rsp_now(rs_now),
+    .m_drv_rsp_now_rc(rs_now_rc),
     .m_flt_cmd_valid(d_cmd_valid),
     .m_flt_cmd_ready(d_cmd_ready),
     .m_flt_cmd_op(d_cmd_op),

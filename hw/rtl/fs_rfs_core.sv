@@ -132,6 +132,11 @@ module fs_rfs_core #(
     input  wire                      s_drv_rsp_valid,
     output wire                      s_drv_rsp_ready,
     input  wire [31:0]               s_drv_rsp_rc,          // signed: id >= 0 or -errno
+    // the driver answers the request offered now in its take clock, with an answer that
+    // changes no filter (no flush follows): D takes s_drv_rsp_now_rc with the request and
+    // no s_drv_rsp_valid comes for it
+    input  wire                      s_drv_rsp_now,
+    input  wire [31:0]               s_drv_rsp_now_rc,
     // the packet that called the driver leaves D while one behind it in A-C may share its
     // filter key (same hash, or both keys with ports 0): A-C are emptied (they looked their
     // filter up before the steer; the source presents them again from the one after
@@ -475,6 +480,7 @@ localparam [1:0] XS_EVAL = 2'd0, XS_WAIT = 2'd1, XS_RC = 2'd2;
 logic [1:0] xs_reg = XS_EVAL;     // driver-call state of D
 logic [31:0] d_rc_reg;
 logic d_rc_old_reg;               // rc == R.filter (u16 against int): S7's second write
+logic d_now_reg = 1'b0;           // answered in the request's clock: no filter changed
 logic d_w2_done_reg = 1'b0;
 // record
 logic rec_valid_reg = 1'b0;
@@ -556,10 +562,11 @@ assign x_go = cs_reg == CS_EXEC && (cmd_sock_reg || (!d_valid_reg && pre_zero_re
 // no packet enters A in the clock the driver answers D nor while D holds its answer: a flush
 // (only then) reads whether a packet in A-C shares D's key from a register (kin_any_reg).
 // Rarely a loss: D waited for the driver, so A-C are full or the packets behind it are its
-// own flow's, flushed anyway.
+// own flow's, flushed anyway. An answer given with the request changed no filter: no flush,
+// so packets keep entering.
 logic d_rc_near;
 assign d_rc_near = (FLUSH_ON_STEER != 0) && d_valid_reg &&
-                   (xs_reg == XS_RC || (xs_reg == XS_WAIT && s_drv_rsp_valid));
+                   ((xs_reg == XS_RC && !d_now_reg) || (xs_reg == XS_WAIT && s_drv_rsp_valid));
 assign s_axis_pkt_tready = a_free && (cs_reg == CS_IDLE || (x_go && cmd_fast_reg) || hadd_pend_reg) &&
                            !cmd_valid && !rst && !flush && !d_rc_near;
 assign pkt_accept = s_axis_pkt_tvalid && s_axis_pkt_tready;
@@ -853,7 +860,7 @@ end
 always_ff @(posedge clk) begin
     kin_any_reg <= kin_any;
 end
-assign flush = (FLUSH_ON_STEER != 0) && d_valid_reg && xs_reg == XS_RC && out_free &&
+assign flush = (FLUSH_ON_STEER != 0) && d_valid_reg && xs_reg == XS_RC && !d_now_reg && out_free &&
                !(!d_rc_reg[31] && d_rc_old_reg && !d_w2_done_reg) && kin_any_reg;
 assign m_flush = flush;
 
@@ -1174,6 +1181,7 @@ always_ff @(posedge clk) begin
     if (d_free) begin
         d_valid_reg <= c_adv;
         xs_reg <= XS_EVAL;
+        d_now_reg <= 1'b0;
         d_w2_done_reg <= 1'b0;
         d_p_unk_reg <= c_adv && w_hit_p && w_unk;
         d_fix1_reg <= 1'b0;
@@ -1220,7 +1228,14 @@ always_ff @(posedge clk) begin
             d_fix1_reg <= 1'b0;
         end
         if (xs_reg == XS_EVAL && m_drv_req_valid && m_drv_req_ready) begin
-            xs_reg <= XS_WAIT;
+            if (s_drv_rsp_now) begin
+                xs_reg <= XS_RC;
+                d_rc_reg <= s_drv_rsp_now_rc;
+                d_rc_old_reg <= s_drv_rsp_now_rc == {16'd0, d_r_reg[F_FILTER +: 16]};
+                d_now_reg <= 1'b1;
+            end else begin
+                xs_reg <= XS_WAIT;
+            end
         end
         if (xs_reg == XS_WAIT && s_drv_rsp_valid) begin
             xs_reg <= XS_RC;
@@ -1519,6 +1534,7 @@ always_ff @(posedge clk) begin
         c_valid_reg <= 1'b0;
         d_valid_reg <= 1'b0;
         xs_reg <= XS_EVAL;
+        d_now_reg <= 1'b0;
         d_w2_done_reg <= 1'b0;
         d_p_unk_reg <= 1'b0;
         d_fix1_reg <= 1'b0;
@@ -1668,11 +1684,12 @@ always_ff @(posedge clk) begin
         // the registered key compares are current wherever a flush can read them, and the
         // flush is the driver caller's finish
         if (d_valid_reg && xs_reg == XS_RC) p_rc_ext: assert (d_drv_ext && !d_p_unk_reg);
-        if (FLUSH_ON_STEER != 0 && d_valid_reg && xs_reg == XS_RC) p_kin: assert (kin_any_reg == kin_any);
+        if (FLUSH_ON_STEER != 0 && d_valid_reg && xs_reg == XS_RC && !d_now_reg) p_kin: assert (kin_any_reg == kin_any);
         p_flush: assert (flush == ((FLUSH_ON_STEER != 0) && d_fin && d_drv_ext && kin_any));
         c_fwd_r: cover (d_valid_reg && f_dnew_reg && f_hitr_reg && f_r_known);
         c_fwd_p: cover (d_valid_reg && f_dnew_reg && f_hitp_reg && f_p_known && d_steer_reg);
         c_fix: cover (d_valid_reg && d_p_unk_reg && d_fix1_reg);
+        c_now: cover (d_valid_reg && xs_reg == XS_RC && d_now_reg);
         c_flush: cover (flush);
     end
 end

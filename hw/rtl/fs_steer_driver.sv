@@ -21,11 +21,15 @@
 // holds the filter table (flt_lock) until its last table response, so the engine top must
 // not interleave other table commands while flt_lock is high.
 // One request at a time. Latency with fs_filter_table (idle, no lookups in flight) from the
-// accepting clock to m_drv_rsp_valid: not steerable 1; hit 5 (also a refused retarget);
-// retarget 9; miss with INSERT (OK, FULL, ID_IN_USE) 9; miss refused before INSERT (negative
-// id, -EBUSY) 6. An INSERT or RETARGET is answered in the clock the table answers it. With
-// the lookup given (s_drv_req_lk_valid) there is no LOOKUP: the request is decided in the
-// clock it is taken, hit 1, retarget 5, miss with INSERT 4, refused 1. The id allocation
+// accepting clock to m_drv_rsp_valid: hit 5 (also a refused retarget); retarget 9; miss with
+// INSERT (OK, FULL, ID_IN_USE) 9; miss refused before INSERT (negative id, -EBUSY) 6. An
+// INSERT or RETARGET is answered in the clock the table answers it. With the lookup given
+// (s_drv_req_lk_valid) there is no LOOKUP: the request is decided in the clock it is taken,
+// retarget 5, miss with INSERT 4. A request whose answer needs no table command (not
+// steerable; with the lookup given: a hit on its queue, a refusal, a miss refused before the
+// INSERT) is answered in the clock it is taken (latency 0): m_drv_rsp_now says so from the
+// driver's registers and the request's fields, before s_drv_req_valid, and the caller takes
+// m_drv_rsp_now_rc with the request (no m_drv_rsp_valid follows). The id allocation
 // also waits until 5 clocks after a counter change (with the lookup given, a request taken
 // less than 5 clocks after the counter last changed waits for it).
 module fs_steer_driver #(
@@ -67,6 +71,10 @@ module fs_steer_driver #(
     input  wire                      m_drv_rsp_ready,
     output wire [31:0]               m_drv_rsp_rc,        // signed: filter id >= 0 or -errno
     output wire [TAG_WIDTH-1:0]      m_drv_rsp_tag,
+    // the request offered now is answered in its take clock (it changes no filter): the
+    // caller takes m_drv_rsp_now_rc with it; independent of s_drv_req_valid
+    output wire                      m_drv_rsp_now,
+    output wire [31:0]               m_drv_rsp_now_rc,
 
     // filter table command port (fs_filter_table s_cmd_* / rsp_*)
     output wire                      m_flt_cmd_valid,
@@ -181,6 +189,8 @@ logic inc_adds, inc_retargets, inc_refusals;
 logic evt_push, evt_retarget;
 logic steerable;
 logic in_take;          // S_IDLE takes a request with its lookup given
+logic now_pre, now_take;  // S_IDLE would answer the offered request in its clock; it does
+logic [31:0] now_rc;
 
 // ---------------------------------------------------------------- id allocation (spec 7.2)
 // id = next % 0xFFFF with C semantics, next = last_id + 1 (signed, wrapping). Free-running
@@ -288,6 +298,12 @@ always_comb begin
                 (s_drv_req_proto == PROTO_TCP || s_drv_req_proto == PROTO_UDP);
     in_take = state_reg == S_IDLE && !cfg_last_id_wr_valid && s_drv_req_valid && steerable &&
               s_drv_req_lk_valid;
+    // no table command: not steerable, or a given answer without one (from registers and
+    // the request's fields; s_drv_req_valid only in now_take)
+    now_pre = state_reg == S_IDLE && !cfg_last_id_wr_valid &&
+              (!steerable || (s_drv_req_lk_valid && in_next == S_RSP));
+    now_rc = steerable ? in_rc : RC_EPROTONOSUPPORT;
+    now_take = now_pre && s_drv_req_valid;
     rsp_take = m_drv_rsp_valid && m_drv_rsp_ready;
 
     state_next = state_reg;
@@ -409,6 +425,10 @@ always_comb begin
         state_next = in_next;
         rc_next = in_rc;
     end
+    // answered with the request: nothing to hold
+    if (now_take) begin
+        state_next = S_IDLE;
+    end
     if (step) begin
         last_id_next = next_reg;
         settle_next = SETTLE;
@@ -470,7 +490,7 @@ always_ff @(posedge clk) begin
     if (inc_refusals) begin
         refusals_reg <= refusals_reg + 64'd1;
     end
-    if (rsp_take && m_drv_rsp_rc[31]) begin
+    if ((rsp_take && m_drv_rsp_rc[31]) || (now_take && now_rc[31])) begin
         errors_reg <= errors_reg + 64'd1;
     end
     if (rst) begin
@@ -493,6 +513,8 @@ assign cfg_last_id = last_id_reg;
 assign m_drv_rsp_valid = (state_reg == S_RSP) || fin;
 assign m_drv_rsp_rc = (state_reg == S_RSP) ? rc_reg : fin_rc;
 assign m_drv_rsp_tag = req_tag_reg;
+assign m_drv_rsp_now = now_pre;
+assign m_drv_rsp_now_rc = now_rc;
 
 assign m_flt_cmd_valid = (state_reg == S_LOOKUP) || (state_reg == S_INSERT) ||
                          (state_reg == S_RETARGET);
@@ -541,7 +563,6 @@ logic [4:0] f_self_reg = '0;             // clocks the request spent on its own
 logic [31:0] f_last_d_reg;               // the counter last clock
 logic f_wr_d_reg = 1'b0;                 // ... and a write was taken then
 logic f_past_reg = 1'b0;                 // a clock out of reset
-logic f_cmds_reg = 1'b0;                 // the request issued a table command
 logic f_added_reg = 1'b0;                // ... inserted
 logic f_moved_reg = 1'b0;                // ... retargeted
 logic f_cmd_take, f_req_take, f_rsp_take, f_waits;
@@ -565,14 +586,13 @@ assign f_waits = (m_flt_cmd_valid && !m_flt_cmd_ready) || f_out_reg ||
 always_ff @(posedge clk) begin
     f_past_reg <= !rst;
     if (f_req_take) begin
-        f_pend_reg <= 1'b1;
+        f_pend_reg <= !m_drv_rsp_now;    // else answered in this clock
         f_tag_reg <= s_drv_req_tag;
         f_tup_reg <= {s_drv_req_ipv6, s_drv_req_proto, s_drv_req_src, s_drv_req_dst,
                       s_drv_req_sport, s_drv_req_dport};
         f_queue_reg <= s_drv_req_queue;
         f_gv_reg <= s_drv_req_lk_valid;
         f_self_reg <= '0;
-        f_cmds_reg <= 1'b0;
         f_added_reg <= 1'b0;
         f_moved_reg <= 1'b0;
     end else if (f_pend_reg && !f_waits && f_self_reg != 5'd31) begin
@@ -581,7 +601,6 @@ always_ff @(posedge clk) begin
     if (f_rsp_take) f_pend_reg <= 1'b0;
     if (f_cmd_take) begin
         f_out_reg <= 1'b1;
-        f_cmds_reg <= 1'b1;
     end
     if (inc_adds) f_added_reg <= 1'b1;
     if (inc_retargets) f_moved_reg <= 1'b1;
@@ -622,6 +641,8 @@ always_comb begin
         // one request at a time, answered once, with its tag
         p_one_req: assert (!s_drv_req_ready || !f_pend_reg);
         p_rsp_req: assert (!m_drv_rsp_valid || (f_pend_reg && m_drv_rsp_tag == f_tag_reg));
+        // an answer in the take clock leaves nothing behind: no command, no event, idle
+        p_now_none: assert (!now_take || (state_next == S_IDLE && !evt_push));
         // one table command at a time, within the request, under the lock, for its tuple
         p_cmd_one: assert (!m_flt_cmd_valid || (!f_out_reg && f_pend_reg && flt_lock));
         p_cmd_lock: assert (!f_out_reg || flt_lock);
@@ -683,10 +704,12 @@ always_comb begin
         // not vacuous: each way a request can go, given or looked up
         c_given_insert: cover (f_rsp_take && f_gv_reg && f_added_reg);
         c_given_retarget: cover (f_rsp_take && f_gv_reg && f_moved_reg);
-        c_given_hit: cover (f_rsp_take && f_gv_reg && !f_cmds_reg && !m_drv_rsp_rc[31]);
+        c_given_hit: cover (now_take && s_drv_req_lk_valid && s_drv_req_lk_hit && !now_rc[31]);
         c_lookup_insert: cover (f_rsp_take && !f_gv_reg && f_added_reg);
         c_lookup_retarget: cover (f_rsp_take && !f_gv_reg && f_moved_reg);
         c_ebusy: cover (f_rsp_take && m_drv_rsp_rc == RC_EBUSY);
+        c_now_ebusy: cover (now_take && now_rc == RC_EBUSY);
+        c_now_eproto: cover (now_take && now_rc == RC_EPROTONOSUPPORT);
         c_eio: cover (f_rsp_take && m_drv_rsp_rc == RC_EIO);
         c_stalled_rsp: cover (f_rsp_take && f_self_reg == F_SELF);
     end

@@ -127,8 +127,8 @@ SC_MODULE(RfsBench) {
   sc_signal<bool> rec_valid, rec_ready, rec_cpu_valid, rec_steer, rec_rflow_valid;
   sc_signal<uint32_t> rec_cpu, rec_path, rec_gate, rec_steer_queue, rec_steer_flow_id,
       rec_steer_rc, rec_rflow_queue, rec_rflow_slot, rec_tail, rec_tag;
-  sc_signal<bool> req_valid, req_ready, drsp_valid, drsp_ready;
-  sc_signal<uint32_t> req_queue, req_flow_id, req_hash, req_tag, drsp_rc;
+  sc_signal<bool> req_valid, req_ready, drsp_valid, drsp_ready, drsp_now;
+  sc_signal<uint32_t> req_queue, req_flow_id, req_hash, req_tag, drsp_rc, drsp_now_rc;
   sc_signal<bool> pre_valid;
   sc_signal<uint32_t> pre_tag;
   sc_signal<bool> cmd_valid, cmd_ready, rsp_valid;
@@ -186,6 +186,8 @@ SC_MODULE(RfsBench) {
     dut.s_drv_rsp_valid(drsp_valid);
     dut.s_drv_rsp_ready(drsp_ready);
     dut.s_drv_rsp_rc(drsp_rc);
+    dut.s_drv_rsp_now(drsp_now);
+    dut.s_drv_rsp_now_rc(drsp_now_rc);
     dut.m_flush(flush);
     dut.cmd_valid(cmd_valid);
     dut.cmd_ready(cmd_ready);
@@ -221,7 +223,8 @@ SC_MODULE(RfsBench) {
     for (size_t g = 0; g < gate_hist_.size(); ++g)
       std::printf(" %s %llu", flowsteer::kernel::gate_row_name(flowsteer::kernel::GateRow(g)),
                   (unsigned long long)gate_hist_[g]);
-    std::printf("\n");
+    std::printf("\nsc_rfs_core: driver calls answered with the request (s_drv_rsp_now): %llu\n",
+                (unsigned long long)now_answers_);
   }
   uint64_t commands() const { return n_cmds_acc_; }
   RunCfg cfg() const { return cfg_; }
@@ -358,7 +361,9 @@ SC_MODULE(RfsBench) {
         DrvReq r{req_queue.read(), req_flow_id.read(), req_hash.read(), req_tag.read(), 0, d_tag};
         r.rc = rdrv_.answer(uint16_t(r.queue), r.flow_id, r.hash);
         reqs_.push_back(r);
-        pend.push_back({r.rc, opt_.rsp_delay ? rng() % (opt_.rsp_delay + 1) : 0});
+        // answered with the request (drsp_now as offered): nothing pending
+        if (!drsp_now.read()) pend.push_back({r.rc, opt_.rsp_delay ? rng() % (opt_.rsp_delay + 1) : 0});
+        else ++now_answers_;
       } else if (!active && !pend.empty() && pend.front().delay > 0) {
         --pend.front().delay;
       }
@@ -367,6 +372,16 @@ SC_MODULE(RfsBench) {
       if (!active && !pend.empty() && pend.front().delay == 0) active = true;
       drsp_valid.write(active);
       drsp_rc.write(active ? uint32_t(pend.front().rc) : uint32_t(rng()));
+      // the request D offers after this edge, answered with it at random: its answer is the
+      // reference's (a copy answers it; the handshake asks the real one again)
+      wait(SC_ZERO_TIME);
+      const bool now = !active && pend.empty() && req_valid.read() &&
+                       flowsteer::sim::systemc::chance(rng, 0.5);
+      flowsteer::sim::common::rfs::RefDriver probe = rdrv_;
+      drsp_now.write(now);
+      drsp_now_rc.write(now ? uint32_t(probe.answer(uint16_t(req_queue.read()), req_flow_id.read(),
+                                                     req_hash.read()))
+                            : uint32_t(rng()));
     }
   }
 
@@ -558,6 +573,7 @@ SC_MODULE(RfsBench) {
   std::array<uint64_t, 8> path_hist_{};
   std::array<uint64_t, 6> gate_hist_{};
   uint64_t cycle_ = 0, event_ = 0, n_cmds_acc_ = 0, last_progress_ = 0;
+  uint64_t now_answers_ = 0;  // driver calls answered with the request
   bool stim_done_ = false, done_ = false;
 };
 

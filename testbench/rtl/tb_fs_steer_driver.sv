@@ -46,6 +46,8 @@ module tb_fs_steer_driver #(
     input  wire                      m_drv_rsp_ready,
     output wire [31:0]               m_drv_rsp_rc,
     output wire [TAG_WIDTH-1:0]      m_drv_rsp_tag,
+    output wire                      m_drv_rsp_now,
+    output wire [31:0]               m_drv_rsp_now_rc,
 
     input  wire                      cfg_last_id_wr_valid,
     output wire                      cfg_last_id_wr_ready,
@@ -135,6 +137,8 @@ fs_steer_driver #(
     .m_drv_rsp_ready(m_drv_rsp_ready),
     .m_drv_rsp_rc(m_drv_rsp_rc),
     .m_drv_rsp_tag(m_drv_rsp_tag),
+    .m_drv_rsp_now(m_drv_rsp_now),
+    .m_drv_rsp_now_rc(m_drv_rsp_now_rc),
     .m_flt_cmd_valid(drv_cmd_valid),
     .m_flt_cmd_ready(cmd_ready),
     .m_flt_cmd_op(drv_cmd_op),

@@ -88,12 +88,14 @@ struct Timing {
   double out_ready = 1.0;  // m_axis_rec_tready probability
   double req_ready = 1.0;  // m_drv_req_ready probability
   int rsp_delay_max = 0;   // driver response delay 0..max clocks
+  double now_rate = 0.5;   // a call answered with its request (s_drv_rsp_now)
 };
 
 struct RunStats {
   uint64_t cycles = 0, packets = 0, commands = 0, drv_stall = 0, cmd_stall = 0, fwd = 0;
   uint64_t first_pkt = 0, last_rec = 0;  // clock of the first packet handshake, last record
   uint64_t hzd_stall = 0;                // clocks D recomputed a forwarded activity flag
+  uint64_t now = 0;                      // driver calls answered with the request
 };
 
 // Coverage of the runs of one test (each test runs in its own process under ctest).
@@ -303,6 +305,8 @@ class BenchT {
     d.m_drv_req_ready = 0;
     d.s_drv_rsp_valid = 0;
     d.s_drv_rsp_rc = 0;
+    d.s_drv_rsp_now = 0;
+    d.s_drv_rsp_now_rc = 0;
     d.cmd_valid = 0;
     d.cmd_op = 0;
     d.cmd_addr = 0;
@@ -362,6 +366,11 @@ class BenchT {
       d.m_drv_req_ready = uni() < t.req_ready;
       d.s_drv_rsp_valid = rsp_pending && rsp_wait == 0;
       d.s_drv_rsp_rc = uint32_t(rsp_rc);
+      // the next call (calls come in order) answered with its request, whatever it is: the
+      // core does not depend on which calls are, only the top's flush does
+      const bool now_ok = !rsp_pending && call < drv.calls.size();
+      d.s_drv_rsp_now = now_ok && uni() < t.now_rate;
+      d.s_drv_rsp_now_rc = now_ok ? uint32_t(drv.calls[call].rc) : uint32_t(rng());
       sim.settle();
 
       // handshakes at the coming edge
@@ -398,7 +407,8 @@ class BenchT {
                    std::to_string(d.m_drv_req_hash) + ", ref q " + std::to_string(c.queue) +
                    " fid " + std::to_string(c.flow_id) + " hash " + std::to_string(c.hash),
                d.m_drv_req_tag);
-        rsp_pending = true;
+        rsp_pending = !d.s_drv_rsp_now;
+        if (d.s_drv_rsp_now) ++st.now;
         rsp_rc = c.rc;
         rsp_wait = t.rsp_delay_max ? int(rng() % uint64_t(t.rsp_delay_max + 1)) : 0;
       } else if (rsp_pending && rsp_wait > 0) {
@@ -977,6 +987,7 @@ TEST(RfsCore, RandomMixes) {
     sum.drv_stall += st.drv_stall;
     sum.cmd_stall += st.cmd_stall;
     sum.hzd_stall += st.hzd_stall;
+    sum.now += st.now;
     if (HasFailure()) {
       std::printf("random mix failed at seed %llu\n", (unsigned long long)seed);
       return;
@@ -991,6 +1002,7 @@ TEST(RfsCore, RandomMixes) {
   std::printf("hazard-stall clocks (stat_hzd_stall): %llu\n", (unsigned long long)sum.hzd_stall);
   EXPECT_GE(total, std::min<uint64_t>(200000u, 13000u * seeds));
   EXPECT_GT(sum.fwd, 1000u);
+  EXPECT_GT(sum.now, 1000u) << "driver calls answered with the request";
   EXPECT_GT(g_map_cpu, 0u);
   // every SetRpsCpuPath and GateRow value was produced (and matched) by these runs
   for (int p = 0; p < flowsteer::kernel::kSetRpsCpuPathCount; ++p) {

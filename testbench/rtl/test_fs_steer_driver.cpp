@@ -164,13 +164,13 @@ class Bench {
         return fail("host command err " + std::to_string(d.host_rsp_err) + ", model " +
                     flowsteer::engine::filter_err_name(e));
     }
-    if (rsp_fire) {
+    // an answer: taken from m_drv_rsp_*, or with the request (m_drv_rsp_now, latency 0)
+    auto answer = [&](int32_t got, uint32_t got_tag) {
       if (exp_rsp_.empty()) return fail("response without a request");
       const auto [rc, tag] = exp_rsp_.front();
       exp_rsp_.pop_front();
-      const int32_t got = int32_t(d.m_drv_rsp_rc);
-      if (got != rc || d.m_drv_rsp_tag != tag)
-        return fail("rc " + std::to_string(got) + " tag " + std::to_string(d.m_drv_rsp_tag) +
+      if (got != rc || got_tag != tag)
+        return fail("rc " + std::to_string(got) + " tag " + std::to_string(got_tag) +
                     ", model rc " + std::to_string(rc) + " tag " + std::to_string(tag));
       last_rc_ = got;
       if (got == -ENOSPC) ++n_enospc_;
@@ -183,7 +183,9 @@ class Bench {
       last_latency_ = sim_.cycles() - accept_cycle_;
       ++responses_;
       wait_ = 0;
-    }
+      return true;
+    };
+    if (rsp_fire && !answer(int32_t(d.m_drv_rsp_rc), d.m_drv_rsp_tag)) return false;
 
     // ---- the model, in the RTL's order for this clock
     if (cfg_fire) {
@@ -206,12 +208,20 @@ class Bench {
       if (given) ++given_;
       gv_this_ = coin(p_given);
       const uint64_t adds = model_.counters().steer_adds;
+      const uint64_t moves = model_.counters().steer_retargets;
       const int rc = model_.ndo_rx_flow_steer(r.skb, r.queue, r.flow_id);
       if (rc < 0) ++model_errors_;
       if (model_.counters().steer_adds != adds) live_.insert(uint32_t(rc));
       exp_rsp_.push_back({rc, tag_});
-      tag_ = (tag_ + 1) & 0xffff;
       accept_cycle_ = sim_.cycles();
+      // answered with the request: only an answer that changes no filter
+      if (d.m_drv_rsp_now) {
+        if (model_.counters().steer_adds != adds || model_.counters().steer_retargets != moves)
+          return fail("a filter change answered with its request");
+        if (!answer(int32_t(d.m_drv_rsp_now_rc), tag_)) return false;
+        ++now_answers_;
+      }
+      tag_ = (tag_ + 1) & 0xffff;
       wait_ = 0;
       in_gap_ = coin(p_gap);
     } else if (in_gap_) {
@@ -296,6 +306,7 @@ class Bench {
   uint64_t responses() const { return responses_; }
   uint64_t pops() const { return pops_; }
   uint64_t last_latency() const { return last_latency_; }
+  uint64_t now_answers() const { return now_answers_; }  // answered with their request
   uint64_t given() const { return given_; }
   // the next request carries its lookup (if no host command is due)
   void give_next(bool on) { gv_this_ = on; }
@@ -358,7 +369,7 @@ class Bench {
   std::set<uint32_t> live_;
   uint32_t tag_ = 1;
   bool in_gap_ = false;
-  uint64_t wait_ = 0, accept_cycle_ = 0, last_latency_ = 0;
+  uint64_t wait_ = 0, accept_cycle_ = 0, last_latency_ = 0, now_answers_ = 0;
   uint64_t responses_ = 0, pops_ = 0, model_errors_ = 0, given_ = 0;
   bool gv_this_ = false;
 
@@ -427,7 +438,7 @@ TEST(SteerDriverRtl, NotSteerable) {
   Req r = req_of(tcp4(1, 1), 2);
   r.skb.tuple.proto = 1;  // ICMP: steerable bit set, the protocol check refuses
   EXPECT_EQ(b.steer(r), -EPROTONOSUPPORT);
-  EXPECT_EQ(b.last_latency(), 1u) << "refusal latency";
+  EXPECT_EQ(b.last_latency(), 0u) << "refusal latency: answered with the request";
   r = req_of(tcp4(1, 1), 2);
   r.skb.ipv4_fragment = true;
   EXPECT_EQ(b.steer(r), -EPROTONOSUPPORT);
@@ -529,7 +540,8 @@ TEST(SteerDriverRtl, FifoFullRefusalThenPop) {
 }
 
 // The lookup given with the request (the engine top gives the caller's forwarded lookup):
-// no LOOKUP command, the answer is decided in the clock the request is taken.
+// no LOOKUP command, the answer is decided in the clock the request is taken, and given in
+// that clock when it needs no table command (m_drv_rsp_now).
 TEST(SteerDriverRtl, GivenLookup) {
   Bench b(18);
   const FlowTuple t = tcp4(1, 5000);
@@ -538,7 +550,7 @@ TEST(SteerDriverRtl, GivenLookup) {
   EXPECT_EQ(b.last_latency(), 4u) << "insert latency, lookup given";
   b.give_next(true);
   EXPECT_EQ(b.steer(req_of(t, 3, 8)), 1);
-  EXPECT_EQ(b.last_latency(), 1u) << "hit latency, lookup given";
+  EXPECT_EQ(b.last_latency(), 0u) << "hit latency, lookup given: answered with the request";
   b.give_next(true);
   EXPECT_EQ(b.steer(req_of(t, 5, 9)), 1);
   EXPECT_EQ(b.last_latency(), 5u) << "retarget latency, lookup given";
@@ -566,10 +578,11 @@ TEST(SteerDriverRtl, GivenLookup) {
   b.idle_clocks(8);
   b.give_next(true);
   EXPECT_EQ(b.steer(req_of(t, 6)), -EBUSY);
-  EXPECT_EQ(b.last_latency(), 1u) << "refused retarget latency, lookup given";
+  EXPECT_EQ(b.last_latency(), 0u) << "refused retarget latency, lookup given";
   b.give_next(true);
   EXPECT_EQ(b.steer(req_of(tcp4(4, 5000), 0)), -EBUSY);
-  EXPECT_EQ(b.last_latency(), 1u) << "refused insert latency, lookup given";
+  EXPECT_EQ(b.last_latency(), 0u) << "refused insert latency, lookup given";
+  EXPECT_EQ(b.now_answers(), 3u) << "the hit and the two refusals, each with its request";
   b.pop_all();
 }
 
@@ -650,6 +663,7 @@ void random_run(uint64_t seed, uint64_t n_requests) {
   EXPECT_GT(b.n_eproto_, 10u);
   EXPECT_GT(b.n_negative_id_, 10u);
   EXPECT_GT(b.given(), n_requests / 10) << "requests with their lookup given";
+  EXPECT_GT(b.now_answers(), n_requests / 20) << "requests answered with the request";
   std::printf("seed %llu: %llu requests (%llu with the lookup given), %llu adds, %llu retargets, "
               "%llu pops; -EBUSY %llu, -ENOSPC %llu, -EADDRINUSE %llu, -EPROTONOSUPPORT %llu, "
               "negative ids %llu\n",
