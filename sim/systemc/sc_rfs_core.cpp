@@ -377,11 +377,13 @@ SC_MODULE(RfsBench) {
       wait(SC_ZERO_TIME);
       const bool now = !active && pend.empty() && req_valid.read() &&
                        flowsteer::sim::systemc::chance(rng, 0.5);
-      flowsteer::sim::common::rfs::RefDriver probe = rdrv_;
+      uint32_t now_rc = uint32_t(rng());
+      if (now) {
+        flowsteer::sim::common::rfs::RefDriver probe = rdrv_;
+        now_rc = uint32_t(probe.answer(uint16_t(req_queue.read()), req_flow_id.read(), req_hash.read()));
+      }
       drsp_now.write(now);
-      drsp_now_rc.write(now ? uint32_t(probe.answer(uint16_t(req_queue.read()), req_flow_id.read(),
-                                                     req_hash.read()))
-                            : uint32_t(rng()));
+      drsp_now_rc.write(now_rc);
     }
   }
 
