@@ -16,22 +16,27 @@
 //   * scan: before the RFS core the packet applies, in order, the logged changes numbered
 //     from its stamp up to the count: the first in stage S (read as the tag store is read,
 //     compared with the key the read gives) -> load_patch_*, applied as M loads the packet;
-//     the rest one per clock at the core input M (read one, compare the one before) -> patch_*.
+//     the rest at the core input M -> patch_*: M keeps a mask of the changes still to apply
+//     whose key fold (FOLD_W bits) equals the packet's, taken as M loads it and kept as changes
+//     are logged; a packet whose mask is empty goes, one with a set bit reads the log one change
+//     per clock (read one, compare the one before) until the mask empties.
 //   * no hold: a packet behind one that steers enters the core with the state before the
 //     steer; the core drops it when the steerer leaves (fs_rfs_core m_flush) and the top
 //     presents it again from its lookup result and stamp, so this scan applies the change.
 //   * window: lookups are admitted while fewer than 2^LOG_LOG2 - 2 packets are between the
 //     lookup and their record, so a packet never needs a change the log has overwritten
 //     (a presented-again packet stays inside the window).
-// Stalls: stat_scan (changes to apply after the first); the lookup window (lk_room low) is a
-// second, never reached at one packet per clock.
+// Stalls: stat_scan (a logged change after the first whose key fold is the packet's); the
+// lookup window (lk_room low) is a second, never reached at one packet per clock.
 module fs_flt_forward #(
     // filter key width {ipv6, proto, src, dst, sport, dport}
     parameter integer KEY_W = 297,
     parameter integer ID_WIDTH = 16,
     parameter integer QUEUE_WIDTH = 16,
     // change log depth (log2)
-    parameter integer LOG_LOG2 = 4
+    parameter integer LOG_LOG2 = 4,
+    // key fold compared before the scan reads a change (false matches cost one clock each)
+    parameter integer FOLD_W = 12
 ) (
     input  wire                   clk,
     input  wire                   rst,
@@ -82,6 +87,19 @@ localparam integer WW = LOG_LOG2 + 2;                            // window count
 localparam [3:0] OP_INSERT = 4'(FS_FILTER_OP_INSERT);
 localparam [3:0] OP_RETARGET = 4'(FS_FILTER_OP_RETARGET);
 localparam [3:0] E_OK = 4'(FS_FILTER_ERR_OK);
+localparam integer FD_W = (FOLD_W < KEY_W) ? FOLD_W : KEY_W;     // fold width (the key if shorter)
+
+// key bit k goes to fold bit k mod FD_W
+function automatic [FD_W-1:0] fold(input logic [KEY_W-1:0] key);
+    fold = '0;
+    for (int k = 0; k < KEY_W; k++) fold[k % FD_W] = fold[k % FD_W] ^ key[k];
+endfunction
+
+// entry i is among the changes numbered lo .. hi - 1 (their indexes; hi - lo < 2^LOG_LOG2)
+function automatic logic in_win(input logic [LOG_LOG2-1:0] i, input logic [LOG_LOG2-1:0] lo,
+                                input logic [LOG_LOG2-1:0] hi);
+    in_win = (hi < lo) ? (i >= lo || i < hi) : (i >= lo && i < hi);
+endfunction
 
 `ifdef VERILATOR
 if (LOG_LOG2 < 2) begin : g_bad_param
@@ -93,17 +111,24 @@ end
 logic [SW-1:0] chg_cnt_reg = '0;
 logic [ENT_W-1:0] log_reg [LOGN];
 logic [ENT_W-1:0] log_rp_reg [LOGN];     // a copy of log_reg for the scan's read (see ld_ent)
+logic [FD_W-1:0] log_fold_reg [LOGN];   // each entry's key fold
 logic dc_change_reg = 1'b0;              // the driver's command in progress can change state
 logic [ENT_W-1:0] dc_ent_reg;
+logic [FD_W-1:0] dc_fold_reg;            // ... its key fold
+logic log_wr;                            // the command's change is logged this clock
+
+assign log_wr = dr_valid && dc_change_reg && dr_err == E_OK;
 
 always_ff @(posedge clk) begin
     if (dc_take) begin
         dc_change_reg <= (dc_op == OP_INSERT) || (dc_op == OP_RETARGET);
         dc_ent_reg <= {dc_key, dc_id, dc_queue};
+        dc_fold_reg <= fold(dc_key);
     end
-    if (dr_valid && dc_change_reg && dr_err == E_OK) begin
+    if (log_wr) begin
         log_reg[chg_cnt_reg[LOG_LOG2-1:0]] <= dc_ent_reg;
         log_rp_reg[chg_cnt_reg[LOG_LOG2-1:0]] <= dc_ent_reg;
+        log_fold_reg[chg_cnt_reg[LOG_LOG2-1:0]] <= dc_fold_reg;
         chg_cnt_reg <= chg_cnt_reg + SW'(1);
     end
     if (rst) begin
@@ -126,19 +151,37 @@ end
 // S reads the stamp's entry as the tag store is read (written: the window keeps the count
 // within 2^LOG_LOG2 - 2 of a stamp, so the entry written in that clock is another) and
 // compares it with the key the read gives, both from registers, so a packet with one change
-// to apply goes the clock after M loads it, as one with none. M then scans one change per
-// clock: entry sp (read the clock before) is compared while entry rp = sp + 1 is read.
+// to apply goes the clock after M loads it, as one with none. M loads the mask of the later
+// changes whose fold is the packet's (mk_reg; a change logged in that clock or while M holds
+// the packet sets its bit the same way) and goes when it is empty. Otherwise M scans one
+// change per clock: entry sp (read the clock before) is compared while entry rp = sp + 1 is
+// read and its bit cleared; a compared entry whose fold differs cannot match and does not hold.
 logic s_pend_reg = 1'b0;                 // S: its stamp's entry read into s_ent_reg
 logic [ENT_W-1:0] s_ent_reg;
 logic [SW-1:0] s_rp_reg;                 // ... the next change to read after it
 logic [SW-1:0] rp_reg = '0;              // M: next change to read
+logic [LOGN-1:0] mk_reg = '0;            // ... changes from rp_reg on whose fold is the packet's
+logic [FD_W-1:0] p_fold_reg;             // ... the packet's key fold
 logic sc_pend_reg = 1'b0;                // a log entry read into sc_ent_reg, compared now
+logic sc_fm_reg;                         // ... its fold is the packet's
 logic [ENT_W-1:0] sc_ent_reg;
-logic sc_match, scanning, ld_pend;
+logic sc_match, scanning, ld_pend, sc_rd;
+logic [FD_W-1:0] s_fold;
+logic [LOGN-1:0] mk_load, mk_wr;
 
 assign sc_match = sc_pend_reg && (sc_ent_reg[ENT_W-1 -: KEY_W] == p_key);
-assign scanning = sc_pend_reg || (rp_reg != chg_cnt_reg);
+assign scanning = (sc_pend_reg && sc_fm_reg) || (mk_reg != '0);
 assign ld_pend = s_load_stamp != chg_cnt_reg;
+assign sc_rd = p_valid && !p_load && (mk_reg != '0);
+assign s_fold = fold(s_key);
+
+always_comb begin
+    for (int i = 0; i < LOGN; i++) begin
+        mk_load[i] = in_win(LOG_LOG2'(i), s_rp_reg[LOG_LOG2-1:0], chg_cnt_reg[LOG_LOG2-1:0]) && log_fold_reg[i] == s_fold;
+        mk_wr[i] = log_wr && chg_cnt_reg[LOG_LOG2-1:0] == LOG_LOG2'(i) &&
+                   dc_fold_reg == (p_load ? s_fold : p_fold_reg);
+    end
+end
 
 // two copies of the log, one per read, as Yosys merges two reads of one memory into one read
 // behind a mux of their addresses
@@ -159,15 +202,23 @@ always_ff @(posedge clk) begin
     if (p_load) begin
         sc_pend_reg <= 1'b0;
         rp_reg <= s_rp_reg;
-    end else if (p_valid) begin
-        sc_pend_reg <= 1'b0;
-        if (rp_reg != chg_cnt_reg) begin
+        mk_reg <= mk_load | mk_wr;
+        p_fold_reg <= s_fold;
+    end else begin
+        mk_reg <= mk_reg | mk_wr;
+        if (p_valid) sc_pend_reg <= 1'b0;
+        if (sc_rd) begin
             sc_ent_reg <= rp_ent;
+            sc_fm_reg <= mk_reg[rp_reg[LOG_LOG2-1:0]];
             sc_pend_reg <= 1'b1;
             rp_reg <= rp_reg + SW'(1);
+            mk_reg[rp_reg[LOG_LOG2-1:0]] <= 1'b0;      // (the entry written is another)
         end
     end
-    if (rst) sc_pend_reg <= 1'b0;
+    if (rst) begin
+        sc_pend_reg <= 1'b0;
+        mk_reg <= '0;
+    end
 end
 
 assign patch_valid = p_valid && sc_match;
@@ -233,6 +284,7 @@ logic [SW-1:0] f_age [LOGN];
 logic [LOG_LOG2-1:0] f_rp_m1;              // the entry read last
 logic [SW-1:0] f_e;
 logic f_log_ok;
+logic f_mk_ok;                             // M's mask: the window's entries whose fold is the key's
 always_comb begin
     for (int i = 0; i < LOGN; i++) begin
         f_age[i] = SW'(LOG_LOG2'(chg_cnt_reg[LOG_LOG2-1:0] - LOG_LOG2'(i) - LOG_LOG2'(1)));
@@ -244,7 +296,14 @@ always_comb begin
             if (f_age[i] < f_since_reg && log_reg[i][ENT_W-1 -: KEY_W] == f_key) f_log_ok = 1'b0;
             if (f_age[i] == f_since_reg && log_reg[i] != {f_key, f_last_reg}) f_log_ok = 1'b0;
             if (log_rp_reg[i] != log_reg[i]) f_log_ok = 1'b0;    // the scan's copy
+            if (log_fold_reg[i] != fold(log_reg[i][ENT_W-1 -: KEY_W])) f_log_ok = 1'b0;
         end
+    end
+    f_mk_ok = 1'b1;
+    for (int i = 0; i < LOGN; i++) begin
+        if (mk_reg[i] != (in_win(LOG_LOG2'(i), rp_reg[LOG_LOG2-1:0],
+                                 chg_cnt_reg[LOG_LOG2-1:0]) &&
+                          fold(log_reg[i][ENT_W-1 -: KEY_W]) == fold(p_key))) f_mk_ok = 1'b0;
     end
     f_rp_m1 = rp_reg[LOG_LOG2-1:0] - LOG_LOG2'(1);
     f_e = rp_reg - SW'(sc_pend_reg);
@@ -319,7 +378,8 @@ always_ff @(posedge clk) begin
         if (f_since_reg != SW'(LOGN)) p_inv_since: assert (f_since_reg < f_nchg_reg);
         p_inv_sat: assert (f_nchg_reg <= SW'(LOGN) && f_since_reg <= SW'(LOGN));
         p_inv_log: assert (f_log_ok);
-        if (f_pend_reg) p_inv_cmd: assert (dc_change_reg == f_chg_reg && dc_ent_reg == f_cmd_reg);
+        if (f_pend_reg) p_inv_cmd: assert (dc_change_reg == f_chg_reg && dc_ent_reg == f_cmd_reg &&
+                                           dc_fold_reg == fold(f_cmd_reg[ENT_W-1 -: KEY_W]));
         // S: the stamp's entry read with the packet, the scan's next entry after it
         if (f_sv_reg) begin
             p_inv_s_win: assert (f_cnt_reg - f_ss_reg <= f_nchg_reg);
@@ -331,9 +391,13 @@ always_ff @(posedge clk) begin
         end
         if (f_trk_reg && p_valid) begin
             p_inv_rp: assert (rp_reg - f_s_reg <= f_cnt_reg - f_s_reg);
+            p_inv_m_win: assert (f_cnt_reg - f_s_reg <= f_nchg_reg);
+            p_inv_fold: assert (p_fold_reg == fold(p_key));
+            p_inv_mk: assert (f_mk_ok);
             if (sc_pend_reg) begin
                 p_inv_pend: assert (rp_reg != f_s_reg);
                 p_inv_ent: assert (sc_ent_reg == log_reg[f_rp_m1]);
+                p_inv_fm: assert (sc_fm_reg == (fold(sc_ent_reg[ENT_W-1 -: KEY_W]) == fold(p_key)));
             end
             if (p_key == f_key) begin
                 if (f_since_reg < f_cnt_reg - f_s_reg &&
@@ -356,6 +420,10 @@ always_ff @(posedge clk) begin
         c_fwd_load: cover (p_go && $past(p_load) && f_trk_reg && p_key == f_key && f_acc_reg);
         c_fwd_older: cover (p_go && f_trk_reg && p_key == f_key && f_since_reg != SW'(LOGN) && !f_in_range);
         c_fwd_other: cover (p_go && f_trk_reg && p_key != f_key && f_in_range);
+        // a packet goes past a logged change it did not read (its fold differs), and one reads
+        // a change whose fold is its own but whose key is not
+        c_fwd_skip: cover (p_go && rp_reg != chg_cnt_reg);
+        c_fold_false: cover (sc_pend_reg && sc_fm_reg && !sc_match);
     end
 end
 `endif
