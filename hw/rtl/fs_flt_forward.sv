@@ -89,10 +89,11 @@ localparam [3:0] OP_RETARGET = 4'(FS_FILTER_OP_RETARGET);
 localparam [3:0] E_OK = 4'(FS_FILTER_ERR_OK);
 localparam integer FD_W = (FOLD_W < KEY_W) ? FOLD_W : KEY_W;     // fold width (the key if shorter)
 
-// key bit k goes to fold bit k mod FD_W
+// key bit k goes to fold bit k mod FD_W (an XOR of FD_W-bit slices: per-bit code made the
+// simulated top several times slower)
 function automatic [FD_W-1:0] fold(input logic [KEY_W-1:0] key);
     fold = '0;
-    for (int k = 0; k < KEY_W; k++) fold[k % FD_W] = fold[k % FD_W] ^ key[k];
+    for (int c = 0; c < KEY_W; c += FD_W) fold = fold ^ FD_W'(key >> c);
 endfunction
 
 // entry i is among the changes numbered lo .. hi - 1 (their indexes; hi - lo < 2^LOG_LOG2)
@@ -299,11 +300,13 @@ always_comb begin
             if (log_fold_reg[i] != fold(log_reg[i][ENT_W-1 -: KEY_W])) f_log_ok = 1'b0;
         end
     end
+    // (entry and packet folds as the registers hold them: p_inv_log and p_inv_fold tie them
+    // to the keys)
     f_mk_ok = 1'b1;
     for (int i = 0; i < LOGN; i++) begin
         if (mk_reg[i] != (in_win(LOG_LOG2'(i), rp_reg[LOG_LOG2-1:0],
                                  chg_cnt_reg[LOG_LOG2-1:0]) &&
-                          fold(log_reg[i][ENT_W-1 -: KEY_W]) == fold(p_key))) f_mk_ok = 1'b0;
+                          log_fold_reg[i] == p_fold_reg)) f_mk_ok = 1'b0;
     end
     f_rp_m1 = rp_reg[LOG_LOG2-1:0] - LOG_LOG2'(1);
     f_e = rp_reg - SW'(sc_pend_reg);
@@ -397,7 +400,7 @@ always_ff @(posedge clk) begin
             if (sc_pend_reg) begin
                 p_inv_pend: assert (rp_reg != f_s_reg);
                 p_inv_ent: assert (sc_ent_reg == log_reg[f_rp_m1]);
-                p_inv_fm: assert (sc_fm_reg == (fold(sc_ent_reg[ENT_W-1 -: KEY_W]) == fold(p_key)));
+                p_inv_fm: assert (sc_fm_reg == (fold(sc_ent_reg[ENT_W-1 -: KEY_W]) == p_fold_reg));
             end
             if (p_key == f_key) begin
                 if (f_since_reg < f_cnt_reg - f_s_reg &&
