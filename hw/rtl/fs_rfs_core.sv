@@ -872,12 +872,22 @@ logic [RAW-1:0] x_r_addr, x_p_addr, w_r_addr, w_p_addr;
 logic w_hit_r, w_hit_p;
 logic w_d1, w_d2, w_d3, w_unk, w_ne, w_neg, w_zero, w_wpos, w_nofilt, w_hasheq;
 // both CPUs' bits looked up from registers, d_call selecting last as AND-OR: a multiplexer
-// would let Yosys's share pass merge the two lookups behind an index picked by d_call
+// would let Yosys's share pass merge the two lookups behind an index picked by d_call. Each
+// lookup is an AND-OR over the decoded index, not an index: Yosys maps an index into
+// MUXF7/MUXF8 cells before ABC, which then maps the rest of the cone as if the lookup's
+// result came from a register (7 LUT levels into d_p_active_reg)
+logic [NUM_CPUS-1:0] w_next_oh, w_t0_oh;
 logic w_neg_next, w_neg_t0, w_zero_next, w_zero_t0;
-assign w_neg_next = hd_neg[CW'(d_next_reg)];
-assign w_neg_t0 = hd_neg[CW'(d_rcpu)];
-assign w_zero_next = hd_zero_reg[CW'(d_next_reg)];
-assign w_zero_t0 = hd_zero_reg[CW'(d_rcpu)];
+always_comb begin
+    for (int i = 0; i < NUM_CPUS; i++) begin
+        w_next_oh[i] = CW'(d_next_reg) == CW'(i);
+        w_t0_oh[i] = CW'(d_rcpu) == CW'(i);
+    end
+end
+assign w_neg_next = |(hd_neg & w_next_oh);
+assign w_neg_t0 = |(hd_neg & w_t0_oh);
+assign w_zero_next = |(hd_zero_reg & w_next_oh);
+assign w_zero_t0 = |(hd_zero_reg & w_t0_oh);
 
 always_comb begin
     x_r_addr = {c_queue_reg, c_rslot_reg};
