@@ -638,12 +638,22 @@ fs_ram_sdp #(.DATA_WIDTH(TSF_W), .ADDR_WIDTH(TW)) tags_flt (
 // in the order (a change after that flushed it), so the driver need not look the tuple up
 // again. Read (LUTRAM, no read clock) at C's tag as D takes that packet, into a register
 // beside D's: the driver takes a request in the clock the caller asks, from registers.
+// With the word, whether its lookup hit on the request's queue (drv_own_reg): the one case
+// in which the driver's refusal from registers (m_drv_rsp_refuse) answers rc >= 0.
 logic [1+TUP_W+TSF_W-1:0] tags_drv [TAGS];
 logic drv_pre_valid;
 logic [TW-1:0] drv_pre_tag;
+logic [RQW-1:0] drv_pre_queue;
+logic [1+TUP_W+TSF_W-1:0] drv_pre_word;
+logic drv_own_reg /* verilator public_flat_rd */;
+assign drv_pre_word = tags_drv[drv_pre_tag];
 always_ff @(posedge clk) begin
     if (m_take) tags_drv[m_tag_reg] <= {m_steerable, m_tup, tsf_wr_data};
-    if (drv_pre_valid) ts_drv_data <= tags_drv[drv_pre_tag];
+    if (drv_pre_valid) begin
+        ts_drv_data <= drv_pre_word;
+        // (the word ends {hit, id, arrival queue}, TSF_W = 1 + 16 + 16)
+        drv_own_reg <= drv_pre_word[TSF_W-1] && drv_pre_word[QWID-1:0] == QWID'(drv_pre_queue);
+    end
 end
 
 // ---------------------------------------------------------------- filter forwarding
@@ -689,6 +699,7 @@ fs_flt_forward #(
 assign rc_cmd_ready = core_cmd_ready && core_cmd_ok;
 logic rq_valid /* verilator public_flat_rd */;
 logic rq_ready, rs_valid, rs_ready, rs_now;
+logic rs_refuse /* verilator public_flat_rd */;
 logic [RQW-1:0] rq_queue;
 logic [SLOT_LOG2-1:0] rq_flow_id;
 logic [31:0] rq_hash, rs_rc, rs_now_rc;
@@ -748,11 +759,14 @@ fs_rfs_core #(
     .m_drv_req_tag(drv_tag),
     .m_drv_pre_valid(drv_pre_valid),
     .m_drv_pre_tag(drv_pre_tag),
+    .m_drv_pre_queue(drv_pre_queue),
+    .s_drv_pre_own(drv_own_reg),
     .s_drv_rsp_valid(rs_valid),
     .s_drv_rsp_ready(rs_ready),
     .s_drv_rsp_rc(rs_rc),
     .s_drv_rsp_now(rs_now),
     .s_drv_rsp_now_rc(rs_now_rc),
+    .s_drv_rsp_refuse(rs_refuse),
     .m_flush(rfs_flush),
     .cmd_valid(rc_cmd_valid && core_cmd_ok),
     .cmd_ready(core_cmd_ready),
@@ -819,6 +833,7 @@ fs_steer_driver #(
     .m_drv_rsp_tag(unused_rsp_tag),
     .m_drv_rsp_now(rs_now),
     .m_drv_rsp_now_rc(rs_now_rc),
+    .m_drv_rsp_refuse(rs_refuse),
     .m_flt_cmd_valid(d_cmd_valid),
     .m_flt_cmd_ready(d_cmd_ready),
     .m_flt_cmd_op(d_cmd_op),
@@ -1054,6 +1069,7 @@ always_ff @(posedge clk) begin
         if (m_valid_reg) p_seq_ahead: assert ($signed(m_cmd_seq - f_done_seq) <= 1);
         // the driver's word, loaded as D took its caller, is the tag store's for D's tag
         if (rq_valid) p_drv_word: assert (ts_drv_data == tags_drv[drv_tag]);
+        if (rq_valid) p_drv_own: assert (drv_own_reg == (dt_hit && dt_aq == QWID'(rq_queue)));
         c_rec_stall: cover (m_axis_rec_tvalid && !m_axis_rec_tready);
     end
 end

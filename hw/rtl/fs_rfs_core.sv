@@ -129,6 +129,10 @@ module fs_rfs_core #(
     // tag for the driver loads its caller's into a register here, ready when D asks
     output wire                      m_drv_pre_valid,
     output wire [TAG_WIDTH-1:0]      m_drv_pre_tag,
+    output wire [QW-1:0]             m_drv_pre_queue,       // its target queue (its request's)
+    // registered by the caller with that word: the packet's filter lookup hit on
+    // m_drv_pre_queue (the one answer s_drv_rsp_refuse leaves non-negative)
+    input  wire                      s_drv_pre_own,
     input  wire                      s_drv_rsp_valid,
     output wire                      s_drv_rsp_ready,
     input  wire [31:0]               s_drv_rsp_rc,          // signed: id >= 0 or -errno
@@ -137,6 +141,10 @@ module fs_rfs_core #(
     // no s_drv_rsp_valid comes for it
     input  wire                      s_drv_rsp_now,
     input  wire [31:0]               s_drv_rsp_now_rc,
+    // from the driver's registers: a request offered now is taken and answered now with
+    // rc < 0 unless s_drv_pre_own (its event FIFO is full: -EBUSY). With !s_drv_pre_own, D
+    // finishes its call in the request's clock, the ready chain reading registers only
+    input  wire                      s_drv_rsp_refuse,
     // the packet that called the driver leaves D while one behind it in A-C may share its
     // filter key (same hash, or both keys with ports 0): A-C are emptied (they looked their
     // filter up before the steer; the source presents them again from the one after
@@ -729,6 +737,7 @@ logic [15:0] d_cpu_sel;
 logic [31:0] tn_next, tn_t0, tn_m, tn_ok, d_tail_new;
 logic [2:0] d_path, d_gate;
 logic d_need_drv, d_drv_ext, d_steered, d_w2_need, d_go;
+logic d_refuse;                   // the call D offers now is refused in its clock
 logic [31:0] d_rc_eff;
 logic d_wr1, d_wr2;
 logic [RAW-1:0] d_wr1_addr;
@@ -816,7 +825,9 @@ always_comb begin
 
     // D completes when its flags are known, the driver answered (or was not needed) and no
     // second write is due
-    d_go = !d_p_unk_reg && (!d_drv_ext || xs_reg == XS_RC);
+    // (d_rc_reg holds a negative rc from D's load until an answer: not steered in XS_EVAL)
+    d_refuse = xs_reg == XS_EVAL && s_drv_rsp_refuse && !s_drv_pre_own;
+    d_go = !d_p_unk_reg && (!d_drv_ext || xs_reg == XS_RC || d_refuse);
     d_done = d_go && !d_w2_need;
     d_wr2 = d_valid_reg && d_go && d_w2_need;
     // the word D writes (wr2: filter to NO_FILTER; else wr1), also what the views snoop
@@ -836,6 +847,7 @@ assign m_drv_req_hash = d_hash_reg;
 assign m_drv_req_tag = d_tag_reg;
 assign m_drv_pre_valid = d_free && c_adv;   // d_tag_reg's load
 assign m_drv_pre_tag = c_tag_reg;
+assign m_drv_pre_queue = c_tq_reg;
 assign s_drv_rsp_ready = d_valid_reg && xs_reg == XS_WAIT;
 // a packet behind D that may share D's filter key (same key: same hash, unless ports 0).
 // A flush needs the driver's answer, at least two clocks after D took its packet, and no
@@ -1192,6 +1204,7 @@ always_ff @(posedge clk) begin
         d_valid_reg <= c_adv;
         xs_reg <= XS_EVAL;
         d_now_reg <= 1'b0;
+        d_rc_reg <= 32'hFFFF_FFFF;    // until an answer: a refusal finishes D in XS_EVAL
         d_w2_done_reg <= 1'b0;
         d_p_unk_reg <= c_adv && w_hit_p && w_unk;
         d_fix1_reg <= 1'b0;
@@ -1289,7 +1302,8 @@ always_ff @(posedge clk) begin
             rec_steer_reg <= d_need_drv;
             rec_steer_queue_reg <= d_tq_reg;
             rec_steer_flow_id_reg <= d_pslot_reg;
-            rec_steer_rc_reg <= d_rc_eff;
+            // (a call finished in XS_EVAL was refused with the request: d_refuse)
+            rec_steer_rc_reg <= (d_drv_ext && xs_reg == XS_EVAL) ? s_drv_rsp_now_rc : d_rc_eff;
             rec_rflow_valid_reg <= d_cpu_ok;
             rec_rflow_queue_reg <= d_wr1_addr[RAW-1:SL];
             rec_rflow_slot_reg <= d_wr1_addr[SL-1:0];
@@ -1691,6 +1705,10 @@ always_ff @(posedge clk) begin
                 p_tq_tbl: assert (d_tq_tbl_reg == tbl_present_reg[d_tq_reg]);
         end
         p_pre_zero: assert (pre_zero_reg == (pre_left_reg == '0));
+        // the refusal's contract (the driver proves it: fs_steer_driver p_refuse)
+        if (m_drv_req_valid && d_refuse) a_refuse: assume (m_drv_req_ready && s_drv_rsp_now &&
+                                                            s_drv_rsp_now_rc[31]);
+        if (d_valid_reg && xs_reg == XS_EVAL) p_rc_neg: assert (d_rc_reg[31]);
         // the registered key compares are current wherever a flush can read them, and the
         // flush is the driver caller's finish
         if (d_valid_reg && xs_reg == XS_RC) p_rc_ext: assert (d_drv_ext && !d_p_unk_reg);
@@ -1700,6 +1718,7 @@ always_ff @(posedge clk) begin
         c_fwd_p: cover (d_valid_reg && f_dnew_reg && f_hitp_reg && f_p_known && d_steer_reg);
         c_fix: cover (d_valid_reg && d_p_unk_reg && d_fix1_reg);
         c_now: cover (d_valid_reg && xs_reg == XS_RC && d_now_reg);
+        c_refuse: cover (d_fin && d_drv_ext && d_refuse);
         c_flush: cover (flush);
     end
 end

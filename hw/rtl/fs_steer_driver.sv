@@ -29,7 +29,10 @@
 // steerable; with the lookup given: a hit on its queue, a refusal, a miss refused before the
 // INSERT) is answered in the clock it is taken (latency 0): m_drv_rsp_now says so from the
 // driver's registers and the request's fields, before s_drv_req_valid, and the caller takes
-// m_drv_rsp_now_rc with the request (no m_drv_rsp_valid follows). The id allocation
+// m_drv_rsp_now_rc with the request (no m_drv_rsp_valid follows). While the event FIFO is
+// full, m_drv_rsp_refuse says so from registers alone, a clock ahead: every request is then
+// answered with it, negative unless its given lookup hit its own queue (-EBUSY, p_refuse), so
+// the caller can finish the call without the decision in its ready chain. The id allocation
 // also waits until 5 clocks after a counter change (with the lookup given, a request taken
 // less than 5 clocks after the counter last changed waits for it).
 module fs_steer_driver #(
@@ -75,6 +78,10 @@ module fs_steer_driver #(
     // caller takes m_drv_rsp_now_rc with it; independent of s_drv_req_valid
     output wire                      m_drv_rsp_now,
     output wire [31:0]               m_drv_rsp_now_rc,
+    // from registers only (not the request): a request offered now is taken and answered
+    // now (m_drv_rsp_now) with rc < 0, unless its given lookup hit on its own queue (the
+    // event FIFO is full: -EBUSY), so a caller may finish the call in the request's clock
+    output wire                      m_drv_rsp_refuse,
 
     // filter table command port (fs_filter_table s_cmd_* / rsp_*)
     output wire                      m_flt_cmd_valid,
@@ -169,6 +176,9 @@ logic [ID_WIDTH-1:0] flt_id_reg, flt_id_next;
 logic [31:0] last_id_reg = '0, last_id_next;
 logic [2:0] settle_reg = SETTLE, settle_next;
 logic room_reg;                      // the event FIFO had room when the request was accepted
+// S_IDLE, the id settled and not negative, the event FIFO full, with no request possible in
+// the last clock that changes any of it (each was answered in its clock: p_refuse)
+logic refuse_reg = 1'b0;
 
 // the request (datapath)
 logic [QUEUE_WIDTH-1:0] req_queue_reg;
@@ -465,6 +475,10 @@ always_ff @(posedge clk) begin
     flt_id_reg <= flt_id_next;
     last_id_reg <= last_id_next;
     settle_reg <= settle_next;
+    // last clock every request was answered in its clock without a step or an event; no pop
+    refuse_reg <= state_reg == S_IDLE && !cfg_last_id_wr_valid && s_drv_req_lk_valid &&
+                  settle_reg == 3'd0 && !id_reg[31] && !evt_wr_ready &&
+                  !(m_evt_valid && m_evt_ready) && !rst;
     if (req_take) begin
         room_reg <= evt_wr_ready;
         req_queue_reg <= s_drv_req_queue;
@@ -515,6 +529,7 @@ assign m_drv_rsp_rc = (state_reg == S_RSP) ? rc_reg : fin_rc;
 assign m_drv_rsp_tag = req_tag_reg;
 assign m_drv_rsp_now = now_pre;
 assign m_drv_rsp_now_rc = now_rc;
+assign m_drv_rsp_refuse = refuse_reg && s_drv_req_lk_valid && !cfg_last_id_wr_valid;
 
 assign m_flt_cmd_valid = (state_reg == S_LOOKUP) || (state_reg == S_INSERT) ||
                          (state_reg == S_RETARGET);
@@ -643,6 +658,11 @@ always_comb begin
         p_rsp_req: assert (!m_drv_rsp_valid || (f_pend_reg && m_drv_rsp_tag == f_tag_reg));
         // an answer in the take clock leaves nothing behind: no command, no event, idle
         p_now_none: assert (!now_take || (state_next == S_IDLE && !evt_push));
+        // a refusal announced from registers is the answer the request gets in its clock
+        p_inv_refuse: assert (!refuse_reg || (state_reg == S_IDLE && settle_reg == 3'd0 &&
+                                               !id_reg[31] && !evt_wr_ready));
+        p_refuse: assert (!m_drv_rsp_refuse || (now_pre && s_drv_req_ready &&
+                          (now_rc[31] || (steerable && s_drv_req_lk_hit && in_same_q))));
         // one table command at a time, within the request, under the lock, for its tuple
         p_cmd_one: assert (!m_flt_cmd_valid || (!f_out_reg && f_pend_reg && flt_lock));
         p_cmd_lock: assert (!f_out_reg || flt_lock);
@@ -710,6 +730,7 @@ always_comb begin
         c_ebusy: cover (f_rsp_take && m_drv_rsp_rc == RC_EBUSY);
         c_now_ebusy: cover (now_take && now_rc == RC_EBUSY);
         c_now_eproto: cover (now_take && now_rc == RC_EPROTONOSUPPORT);
+        c_refuse: cover (now_take && m_drv_rsp_refuse && now_rc == RC_EBUSY);
         c_eio: cover (f_rsp_take && m_drv_rsp_rc == RC_EIO);
         c_stalled_rsp: cover (f_rsp_take && f_self_reg == F_SELF);
     end

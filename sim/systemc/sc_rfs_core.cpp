@@ -127,10 +127,10 @@ SC_MODULE(RfsBench) {
   sc_signal<bool> rec_valid, rec_ready, rec_cpu_valid, rec_steer, rec_rflow_valid;
   sc_signal<uint32_t> rec_cpu, rec_path, rec_gate, rec_steer_queue, rec_steer_flow_id,
       rec_steer_rc, rec_rflow_queue, rec_rflow_slot, rec_tail, rec_tag;
-  sc_signal<bool> req_valid, req_ready, drsp_valid, drsp_ready, drsp_now;
+  sc_signal<bool> req_valid, req_ready, drsp_valid, drsp_ready, drsp_now, drsp_refuse, pre_own;
   sc_signal<uint32_t> req_queue, req_flow_id, req_hash, req_tag, drsp_rc, drsp_now_rc;
   sc_signal<bool> pre_valid;
-  sc_signal<uint32_t> pre_tag;
+  sc_signal<uint32_t> pre_tag, pre_queue;
   sc_signal<bool> cmd_valid, cmd_ready, rsp_valid;
   sc_signal<uint32_t> cmd_op, cmd_addr, cmd_d0, cmd_d1, rsp_status, rsp_d0, rsp_d1;
   sc_signal<uint32_t> stat_drv_stall, stat_cmd_stall, stat_fwd, stat_hzd_stall;
@@ -183,11 +183,14 @@ SC_MODULE(RfsBench) {
     dut.m_drv_req_tag(req_tag);
     dut.m_drv_pre_valid(pre_valid);
     dut.m_drv_pre_tag(pre_tag);
+    dut.m_drv_pre_queue(pre_queue);
+    dut.s_drv_pre_own(pre_own);
     dut.s_drv_rsp_valid(drsp_valid);
     dut.s_drv_rsp_ready(drsp_ready);
     dut.s_drv_rsp_rc(drsp_rc);
     dut.s_drv_rsp_now(drsp_now);
     dut.s_drv_rsp_now_rc(drsp_now_rc);
+    dut.s_drv_rsp_refuse(drsp_refuse);
     dut.m_flush(flush);
     dut.cmd_valid(cmd_valid);
     dut.cmd_ready(cmd_ready);
@@ -223,8 +226,9 @@ SC_MODULE(RfsBench) {
     for (size_t g = 0; g < gate_hist_.size(); ++g)
       std::printf(" %s %llu", flowsteer::kernel::gate_row_name(flowsteer::kernel::GateRow(g)),
                   (unsigned long long)gate_hist_[g]);
-    std::printf("\nsc_rfs_core: driver calls answered with the request (s_drv_rsp_now): %llu\n",
-                (unsigned long long)now_answers_);
+    std::printf("\nsc_rfs_core: driver calls answered with the request (s_drv_rsp_now): %llu, "
+                "announced as refusals (s_drv_rsp_refuse): %llu\n",
+                (unsigned long long)now_answers_, (unsigned long long)refused_answers_);
   }
   uint64_t commands() const { return n_cmds_acc_; }
   RunCfg cfg() const { return cfg_; }
@@ -364,6 +368,7 @@ SC_MODULE(RfsBench) {
         // answered with the request (drsp_now as offered): nothing pending
         if (!drsp_now.read()) pend.push_back({r.rc, opt_.rsp_delay ? rng() % (opt_.rsp_delay + 1) : 0});
         else ++now_answers_;
+        if (drsp_refuse.read() && !pre_own.read()) ++refused_answers_;
       } else if (!active && !pend.empty() && pend.front().delay > 0) {
         --pend.front().delay;
       }
@@ -382,6 +387,12 @@ SC_MODULE(RfsBench) {
         flowsteer::sim::common::rfs::RefDriver probe = rdrv_;
         now_rc = uint32_t(probe.answer(uint16_t(req_queue.read()), req_flow_id.read(), req_hash.read()));
       }
+      // half the negative ones announced as refusals (s_drv_rsp_refuse, binding with
+      // s_drv_pre_own low): D then finishes the call in the request's clock
+      const bool refuse = now && int32_t(now_rc) < 0 && flowsteer::sim::systemc::chance(rng, 0.5);
+      if (refuse) req_ready.write(true);
+      drsp_refuse.write(refuse);
+      pre_own.write(false);
       drsp_now.write(now);
       drsp_now_rc.write(now_rc);
     }
@@ -576,6 +587,7 @@ SC_MODULE(RfsBench) {
   std::array<uint64_t, 6> gate_hist_{};
   uint64_t cycle_ = 0, event_ = 0, n_cmds_acc_ = 0, last_progress_ = 0;
   uint64_t now_answers_ = 0;  // driver calls answered with the request
+  uint64_t refused_answers_ = 0;  // ... announced as refusals, D finished with the request
   bool stim_done_ = false, done_ = false;
 };
 

@@ -249,6 +249,9 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     if (root()->fs_engine_top__DOT__rfs_flush) ++probe.flushes;
     if (root()->fs_engine_top__DOT__drv_fire && root()->fs_engine_top__DOT__dt_steerable)
       ++(root()->fs_engine_top__DOT__cfg_flt_lookup ? probe.drv_given : probe.drv_looked_up);
+    if (root()->fs_engine_top__DOT__drv_fire && root()->fs_engine_top__DOT__rs_refuse &&
+        !root()->fs_engine_top__DOT__drv_own_reg)
+      ++probe.drv_refused;
     {
       const auto* t = root();
       const bool pre = t->fs_engine_top__DOT__rfs__DOT__pre_left_reg != 0;

@@ -72,6 +72,8 @@ struct PipeProbe {
   // steer-driver calls for a steerable packet: decided from the caller's forwarded lookup
   // (CTRL.FLT_LOOKUP on), or with the driver's own LOOKUP command
   uint64_t drv_given = 0, drv_looked_up = 0;
+  // ... of them refused as the driver announced from registers: D done in the request's clock
+  uint64_t drv_refused = 0;
   uint64_t placed_transactions = 0;     // transactions placed on arrival (ord_core, ord_rec)
   uint64_t rec_transactions = 0;        // of those, ordered at the record (ord_rec) with packets in flight
   // fs_rfs_core's sock-table write buffer: writes taken with packets ahead still in A-C,

@@ -48,6 +48,7 @@ module tb_fs_steer_driver #(
     output wire [TAG_WIDTH-1:0]      m_drv_rsp_tag,
     output wire                      m_drv_rsp_now,
     output wire [31:0]               m_drv_rsp_now_rc,
+    output wire                      m_drv_rsp_refuse,
 
     input  wire                      cfg_last_id_wr_valid,
     output wire                      cfg_last_id_wr_ready,
@@ -139,6 +140,7 @@ fs_steer_driver #(
     .m_drv_rsp_tag(m_drv_rsp_tag),
     .m_drv_rsp_now(m_drv_rsp_now),
     .m_drv_rsp_now_rc(m_drv_rsp_now_rc),
+    .m_drv_rsp_refuse(m_drv_rsp_refuse),
     .m_flt_cmd_valid(drv_cmd_valid),
     .m_flt_cmd_ready(cmd_ready),
     .m_flt_cmd_op(drv_cmd_op),

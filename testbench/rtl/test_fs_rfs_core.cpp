@@ -89,6 +89,7 @@ struct Timing {
   double req_ready = 1.0;  // m_drv_req_ready probability
   int rsp_delay_max = 0;   // driver response delay 0..max clocks
   double now_rate = 0.5;   // a call answered with its request (s_drv_rsp_now)
+  double refuse_rate = 0.5;  // s_drv_rsp_refuse high (binding when s_drv_pre_own is low)
 };
 
 struct RunStats {
@@ -96,6 +97,7 @@ struct RunStats {
   uint64_t first_pkt = 0, last_rec = 0;  // clock of the first packet handshake, last record
   uint64_t hzd_stall = 0;                // clocks D recomputed a forwarded activity flag
   uint64_t now = 0;                      // driver calls answered with the request
+  uint64_t refused = 0;                  // ... of them announced as refusals, D done at once
 };
 
 // Coverage of the runs of one test (each test runs in its own process under ctest).
@@ -307,6 +309,8 @@ class BenchT {
     d.s_drv_rsp_rc = 0;
     d.s_drv_rsp_now = 0;
     d.s_drv_rsp_now_rc = 0;
+    d.s_drv_rsp_refuse = 0;
+    d.s_drv_pre_own = 0;
     d.cmd_valid = 0;
     d.cmd_op = 0;
     d.cmd_addr = 0;
@@ -371,6 +375,16 @@ class BenchT {
       const bool now_ok = !rsp_pending && call < drv.calls.size();
       d.s_drv_rsp_now = now_ok && uni() < t.now_rate;
       d.s_drv_rsp_now_rc = now_ok ? uint32_t(drv.calls[call].rc) : uint32_t(rng());
+      // a refusal announced from registers binds the driver unless the caller's lookup hit
+      // its own queue (s_drv_pre_own): high only where the next call's answer is negative
+      const bool refuse = uni() < t.refuse_rate;
+      const bool can_refuse = now_ok && drv.calls[call].rc < 0;
+      d.s_drv_rsp_refuse = refuse;
+      d.s_drv_pre_own = refuse && !(can_refuse && uni() < 0.9);
+      if (refuse && !d.s_drv_pre_own) {
+        d.m_drv_req_ready = 1;
+        d.s_drv_rsp_now = 1;
+      }
       sim.settle();
 
       // handshakes at the coming edge
@@ -409,6 +423,7 @@ class BenchT {
                d.m_drv_req_tag);
         rsp_pending = !d.s_drv_rsp_now;
         if (d.s_drv_rsp_now) ++st.now;
+        if (d.s_drv_rsp_refuse && !d.s_drv_pre_own) ++st.refused;
         rsp_rc = c.rc;
         rsp_wait = t.rsp_delay_max ? int(rng() % uint64_t(t.rsp_delay_max + 1)) : 0;
       } else if (rsp_pending && rsp_wait > 0) {
@@ -988,6 +1003,7 @@ TEST(RfsCore, RandomMixes) {
     sum.cmd_stall += st.cmd_stall;
     sum.hzd_stall += st.hzd_stall;
     sum.now += st.now;
+    sum.refused += st.refused;
     if (HasFailure()) {
       std::printf("random mix failed at seed %llu\n", (unsigned long long)seed);
       return;
@@ -1000,9 +1016,12 @@ TEST(RfsCore, RandomMixes) {
               (unsigned long long)sum.cmd_stall);
   std::printf("rps_map (G6) CPUs: %llu packets\n", (unsigned long long)g_map_cpu);
   std::printf("hazard-stall clocks (stat_hzd_stall): %llu\n", (unsigned long long)sum.hzd_stall);
+  std::printf("driver calls answered with the request: %llu, refused from registers: %llu\n",
+              (unsigned long long)sum.now, (unsigned long long)sum.refused);
   EXPECT_GE(total, std::min<uint64_t>(200000u, 13000u * seeds));
   EXPECT_GT(sum.fwd, 1000u);
   EXPECT_GT(sum.now, 1000u) << "driver calls answered with the request";
+  EXPECT_GT(sum.refused, 30u) << "calls refused from registers, D finished with the request";
   EXPECT_GT(g_map_cpu, 0u);
   // every SetRpsCpuPath and GateRow value was produced (and matched) by these runs
   for (int p = 0; p < flowsteer::kernel::kSetRpsCpuPathCount; ++p) {

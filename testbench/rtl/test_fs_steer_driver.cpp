@@ -214,6 +214,15 @@ class Bench {
       if (model_.counters().steer_adds != adds) live_.insert(uint32_t(rc));
       exp_rsp_.push_back({rc, tag_});
       accept_cycle_ = sim_.cycles();
+      // a refusal announced from registers: answered now, rc < 0 unless a given hit on its queue
+      if (d.m_drv_rsp_refuse) {
+        const bool own = d.s_drv_req_lk_hit && d.s_drv_req_lk_queue == d.s_drv_req_queue;
+        if (!d.m_drv_rsp_now || (rc >= 0 && !own))
+          return fail("m_drv_rsp_refuse, but the request was answered " +
+                      std::string(d.m_drv_rsp_now ? "now" : "later") + " with rc " +
+                      std::to_string(rc));
+        ++refuse_answers_;
+      }
       // answered with the request: only an answer that changes no filter
       if (d.m_drv_rsp_now) {
         if (model_.counters().steer_adds != adds || model_.counters().steer_retargets != moves)
@@ -307,6 +316,7 @@ class Bench {
   uint64_t pops() const { return pops_; }
   uint64_t last_latency() const { return last_latency_; }
   uint64_t now_answers() const { return now_answers_; }  // answered with their request
+  uint64_t refuse_answers() const { return refuse_answers_; }  // ... announced as refusals
   uint64_t given() const { return given_; }
   // the next request carries its lookup (if no host command is due)
   void give_next(bool on) { gv_this_ = on; }
@@ -370,6 +380,7 @@ class Bench {
   uint32_t tag_ = 1;
   bool in_gap_ = false;
   uint64_t wait_ = 0, accept_cycle_ = 0, last_latency_ = 0, now_answers_ = 0;
+  uint64_t refuse_answers_ = 0;
   uint64_t responses_ = 0, pops_ = 0, model_errors_ = 0, given_ = 0;
   bool gv_this_ = false;
 
@@ -583,6 +594,8 @@ TEST(SteerDriverRtl, GivenLookup) {
   EXPECT_EQ(b.steer(req_of(tcp4(4, 5000), 0)), -EBUSY);
   EXPECT_EQ(b.last_latency(), 0u) << "refused insert latency, lookup given";
   EXPECT_EQ(b.now_answers(), 3u) << "the hit and the two refusals, each with its request";
+  // (the first had no lookup given the clock before: the bench gives one with its request)
+  EXPECT_EQ(b.refuse_answers(), 1u) << "the second refusal announced from registers (FIFO full)";
   b.pop_all();
 }
 
@@ -664,15 +677,17 @@ void random_run(uint64_t seed, uint64_t n_requests) {
   EXPECT_GT(b.n_negative_id_, 10u);
   EXPECT_GT(b.given(), n_requests / 10) << "requests with their lookup given";
   EXPECT_GT(b.now_answers(), n_requests / 20) << "requests answered with the request";
+  EXPECT_GT(b.refuse_answers(), 0u) << "requests announced as refused (m_drv_rsp_refuse)";
   std::printf("seed %llu: %llu requests (%llu with the lookup given), %llu adds, %llu retargets, "
               "%llu pops; -EBUSY %llu, -ENOSPC %llu, -EADDRINUSE %llu, -EPROTONOSUPPORT %llu, "
-              "negative ids %llu\n",
+              "negative ids %llu; announced refusals %llu\n",
               (unsigned long long)seed, (unsigned long long)b.responses(),
               (unsigned long long)b.given(),
               (unsigned long long)c.steer_adds, (unsigned long long)c.steer_retargets,
               (unsigned long long)b.pops(), (unsigned long long)b.n_ebusy_,
               (unsigned long long)b.n_enospc_, (unsigned long long)b.n_eaddrinuse_,
-              (unsigned long long)b.n_eproto_, (unsigned long long)b.n_negative_id_);
+              (unsigned long long)b.n_eproto_, (unsigned long long)b.n_negative_id_,
+              (unsigned long long)b.refuse_answers());
 }
 
 TEST(SteerDriverRtl, RandomSeed1) { random_run(1, 60000); }
