@@ -1713,7 +1713,8 @@ always_ff @(posedge clk) begin
         // flush is the driver caller's finish
         if (d_valid_reg && xs_reg == XS_RC) p_rc_ext: assert (d_drv_ext && !d_p_unk_reg);
         if (FLUSH_ON_STEER != 0 && d_valid_reg && xs_reg == XS_RC && !d_now_reg) p_kin: assert (kin_any_reg == kin_any);
-        p_flush: assert (flush == ((FLUSH_ON_STEER != 0) && d_fin && d_drv_ext && !d_now_reg && kin_any));
+        p_flush: assert (flush == ((FLUSH_ON_STEER != 0) && d_fin && d_drv_ext && xs_reg == XS_RC &&
+                               !d_now_reg && kin_any));
         c_fwd_r: cover (d_valid_reg && f_dnew_reg && f_hitr_reg && f_r_known);
         c_fwd_p: cover (d_valid_reg && f_dnew_reg && f_hitp_reg && f_p_known && d_steer_reg);
         c_fix: cover (d_valid_reg && d_p_unk_reg && d_fix1_reg);
