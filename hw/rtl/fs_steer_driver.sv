@@ -29,7 +29,9 @@
 // steerable; with the lookup given: a hit on its queue, a refusal, a miss refused before the
 // INSERT) is answered in the clock it is taken (latency 0): m_drv_rsp_now says so from the
 // driver's registers and the request's fields, before s_drv_req_valid, and the caller takes
-// m_drv_rsp_now_rc with the request (no m_drv_rsp_valid follows). While the event FIFO is
+// m_drv_rsp_now_rc with the request (no m_drv_rsp_valid follows); so is a miss refused for a
+// full event FIFO while the id pipeline settles (counter + 1 in (0, 2^30]: the id cannot be
+// negative, so it is -EBUSY whatever the id). While the event FIFO is
 // full, m_drv_rsp_refuse says so from registers alone, a clock ahead: every request is then
 // answered with it, negative unless its given lookup hit its own queue (-EBUSY, p_refuse), so
 // the caller can finish the call without the decision in its ready chain. The id allocation
@@ -176,7 +178,7 @@ logic [ID_WIDTH-1:0] flt_id_reg, flt_id_next;
 logic [31:0] last_id_reg = '0, last_id_next;
 logic [2:0] settle_reg = SETTLE, settle_next;
 logic room_reg;                      // the event FIFO had room when the request was accepted
-// S_IDLE, the id settled and not negative, the event FIFO full, with no request possible in
+// S_IDLE, counter + 1 in (0, 2^30], the event FIFO full, with no request possible in
 // the last clock that changes any of it (each was answered in its clock: p_refuse)
 logic refuse_reg = 1'b0;
 
@@ -253,7 +255,7 @@ endfunction
 // comes from the table (S_LOOKUP_WAIT); a given one with the request, decided in its clock.
 logic lk_hit, lk_same_q, lk_refused;
 logic [3:0] lw_next;    // S_LOOKUP_WAIT's next state once the lookup answers
-logic in_same_q, in_refused;
+logic in_same_q, in_refused, in_early_busy;
 logic [3:0] in_next;    // S_IDLE's next state for a request with its lookup given
 logic [31:0] in_rc;
 logic [3:0] al_next, in_draw_next;
@@ -276,12 +278,18 @@ always_comb begin
     end
     in_same_q = s_drv_req_lk_queue == s_drv_req_queue;
     in_refused = s_drv_req_lk_hit && !in_same_q && !evt_wr_ready;
+    // a miss with the event FIFO full and counter + 1 in (0, 2^30]: its id is not negative,
+    // so it is -EBUSY without a step (draw_of), decided without waiting for the id pipeline
+    in_early_busy = !evt_wr_ready && last_id_reg[31:30] == 2'b00;
     in_rc = in_refused ? RC_EBUSY : 32'(s_drv_req_lk_id);
     if (s_drv_req_lk_hit) begin
         in_next = (in_same_q || in_refused) ? S_RSP : S_RETARGET;
     end else if (settle_reg == 3'd0) begin
         in_next = in_draw_next;
         in_rc = in_draw_rc;
+    end else if (in_early_busy) begin
+        in_next = S_RSP;
+        in_rc = RC_EBUSY;
     end else begin
         in_next = S_ALLOC;
     end
@@ -351,6 +359,8 @@ always_comb begin
                         flt_id_next = id_reg[ID_WIDTH-1:0];
                         step = in_draw_step;
                         inc_refusals = in_draw_refused;
+                    end else if (in_early_busy) begin
+                        inc_refusals = 1'b1;
                     end
                 end
             end
@@ -477,7 +487,7 @@ always_ff @(posedge clk) begin
     settle_reg <= settle_next;
     // last clock every request was answered in its clock without a step or an event; no pop
     refuse_reg <= state_reg == S_IDLE && !cfg_last_id_wr_valid && s_drv_req_lk_valid &&
-                  settle_reg == 3'd0 && !id_reg[31] && !evt_wr_ready &&
+                  last_id_reg[31:30] == 2'b00 && !evt_wr_ready &&
                   !(m_evt_valid && m_evt_ready) && !rst;
     if (req_take) begin
         room_reg <= evt_wr_ready;
@@ -659,8 +669,8 @@ always_comb begin
         // an answer in the take clock leaves nothing behind: no command, no event, idle
         p_now_none: assert (!now_take || (state_next == S_IDLE && !evt_push));
         // a refusal announced from registers is the answer the request gets in its clock
-        p_inv_refuse: assert (!refuse_reg || (state_reg == S_IDLE && settle_reg == 3'd0 &&
-                                               !id_reg[31] && !evt_wr_ready));
+        p_inv_refuse: assert (!refuse_reg || (state_reg == S_IDLE &&
+                                               last_id_reg[31:30] == 2'b00 && !evt_wr_ready));
         p_refuse: assert (!m_drv_rsp_refuse || (now_pre && s_drv_req_ready &&
                           (now_rc[31] || (steerable && s_drv_req_lk_hit && in_same_q))));
         // one table command at a time, within the request, under the lock, for its tuple
@@ -729,6 +739,8 @@ always_comb begin
         c_lookup_retarget: cover (f_rsp_take && !f_gv_reg && f_moved_reg);
         c_ebusy: cover (f_rsp_take && m_drv_rsp_rc == RC_EBUSY);
         c_now_ebusy: cover (now_take && now_rc == RC_EBUSY);
+        c_early_busy: cover (now_take && steerable && !s_drv_req_lk_hit && settle_reg != 3'd0 &&
+                             now_rc == RC_EBUSY);
         c_now_eproto: cover (now_take && now_rc == RC_EPROTONOSUPPORT);
         c_refuse: cover (now_take && m_drv_rsp_refuse && now_rc == RC_EBUSY);
         c_eio: cover (f_rsp_take && m_drv_rsp_rc == RC_EIO);
