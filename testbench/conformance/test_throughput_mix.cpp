@@ -85,7 +85,7 @@ std::vector<MixCase> throughput_cases() {
       {"steer", 0, 0.95},     {"multibeat", 0, 0.99},
       {"flow1", 16, 0.97},    {"rand4", 16, 0.97},    {"rand16", 16, 0.97}, {"rand64", 16, 0.97},
       {"rr64", 16, 0.97},     {"uni1024", 16, 0.95},  {"zipf1000", 16, 0.96}, {"move64", 16, 0.81},
-      {"steer", 16, 0.80},    {"multibeat", 16, 0.99},
+      {"steer", 16, 0.82},    {"multibeat", 16, 0.99},
   };
 }
 
