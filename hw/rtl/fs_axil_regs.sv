@@ -64,6 +64,7 @@ module fs_axil_regs #(
     output wire                     ord_free,           // it touches nothing a packet reads or changes
     output wire                     ord_core,           // it only runs fs_rfs_core commands
     output wire                     ord_rec,            // it waits for the records before it
+    output wire                     ord_drv,            // it waits for the driver calls before it
 
     // configuration
     output wire                     cfg_enable,
@@ -245,6 +246,7 @@ fs_reg_file #(
     .ord_free(ord_free),
     .ord_core(ord_core),
     .ord_rec(ord_rec),
+    .ord_drv(ord_drv),
     .cfg_enable(cfg_enable),
     .cfg_patched(cfg_patched),
     .cfg_ntuple(cfg_ntuple),

@@ -119,6 +119,7 @@ end
 // ignore the comment.
 logic ord_req /* verilator public_flat_rd */, ord_done /* verilator public_flat_rd */;
 logic ord_grant, ord_placed, ord_free /* verilator public_flat_rd */, ord_core, ord_rec /* verilator public_flat_rd */;
+logic ord_drv /* verilator public_flat_rd */;
 logic ord_hold /* verilator public_flat_rd */;  // a transaction that needs its place among the packets
 logic cfg_enable /* verilator public_flat_rd */;
 logic cfg_patched, cfg_ntuple, cfg_rmap, cfg_slot_mask, cfg_rps;
@@ -216,6 +217,7 @@ fs_axil_regs #(
     .ord_free(ord_free),
     .ord_core(ord_core),
     .ord_rec(ord_rec),
+    .ord_drv(ord_drv),
     .cfg_enable(cfg_enable),
     .cfg_patched(cfg_patched),
     .cfg_ntuple(cfg_ntuple),
@@ -318,7 +320,9 @@ logic [31:0] gate_cmd_seq, wait_seq;
 logic wait_on;
 logic [TW-1:0] gate_tag;
 logic [TW:0] inflight /* verilator public_flat_rd */;   // gate .. output slice
-logic place_start /* verilator public_flat_rd */;       // a core or rec transaction is placed
+logic place_start /* verilator public_flat_rd */;       // a core, rec or drv transaction is placed
+logic drv_hold /* verilator public_flat_rd */;          // no driver call: a drv transaction waits
+logic rfs_fin;                           // a packet leaves the RFS core's stage D
 logic rec_fire;
 logic rec_accept;                        // a record leaves the RFS core
 logic drv_busy /* verilator public_flat_rd */;
@@ -341,10 +345,12 @@ fs_order_gate #(
     .ord_free(ord_free),
     .ord_core(ord_core),
     .ord_rec(ord_rec),
+    .ord_drv(ord_drv),
     .ord_grant(ord_grant),
     .ord_placed(ord_placed),
     .ord_hold(ord_hold),
     .place_start(place_start),
+    .drv_hold(drv_hold),
     .cfg_enable(cfg_enable),
     .init_busy(init_busy),
     .drv_busy(drv_busy),
@@ -359,6 +365,7 @@ fs_order_gate #(
     .rfs_flush(rfs_flush),
     .core_cmd_ok(core_cmd_ok),
     .core_cmd_take(rc_cmd_valid && rc_cmd_ready),
+    .rfs_fin(rfs_fin),
     .rec_fire(rec_fire),
     .wait_on(wait_on),
     .wait_seq(wait_seq),
@@ -766,8 +773,9 @@ fs_rfs_core #(
     .s_drv_rsp_rc(rs_rc),
     .s_drv_rsp_now(rs_now),
     .s_drv_rsp_now_rc(rs_now_rc),
-    .s_drv_rsp_refuse(rs_refuse),
+    .s_drv_rsp_refuse(rs_refuse && !drv_hold),
     .m_flush(rfs_flush),
+    .m_fin(rfs_fin),
     .cmd_valid(rc_cmd_valid && core_cmd_ok),
     .cmd_ready(core_cmd_ready),
     .cmd_op(rc_cmd_op),
@@ -797,7 +805,12 @@ logic unused_last_id_ready;
 logic [TW-1:0] unused_rsp_tag;
 
 assign {dt_steerable, dt_tup, dt_hit, dt_id, dt_aq} = ts_drv_data;
-assign rq_ready = dq_ready;
+// A placed event-FIFO transaction (ord_drv) with every packet before it out of D: the call
+// D offers is after it, so the driver neither sees it nor refuses it until it has run.
+// drv_hold is a register (fs_order_gate), one gate in each of the three paths.
+logic dv_valid;
+assign dv_valid = rq_valid && !drv_hold;
+assign rq_ready = dq_ready && !drv_hold;
 assign drv_fire = rq_valid && rq_ready;
 
 fs_steer_driver #(
@@ -808,7 +821,7 @@ fs_steer_driver #(
 ) driver (
     .clk(clk),
     .rst(rst),
-    .s_drv_req_valid(rq_valid),
+    .s_drv_req_valid(dv_valid),
     .s_drv_req_ready(dq_ready),
     .s_drv_req_queue(QWID'(rq_queue)),
     .s_drv_req_flow_id(32'(rq_flow_id)),

@@ -5,7 +5,7 @@
 // The order gate of the engine (docs/engine-top.md "Total order"): where packets and register
 // transactions take their places in one total order. A packet takes its place when it passes
 // the gate into fs_hash and carries {cmd_seq, tag} from there. A register transaction, held by
-// fs_axil_regs (ord_req .. ord_done), is one of four classes by its register:
+// fs_axil_regs (ord_req .. ord_done), is one of five classes by its register:
 //   free  (ord_free): touches nothing a packet reads or changes; runs at once, gate open;
 //   core  (ord_core): only fs_rfs_core commands; takes its place on arrival (place_start:
 //         cmd_seq counts it then; a packet passing in that clock is before it) and is granted
@@ -20,6 +20,10 @@
 //         change (event FIFO, counters, kernel-plane tables); placed on arrival like a core
 //         one, granted once the packets before it have their records (rec_fire) and the
 //         driver is idle;
+//   drv   (ord_drv): the event FIFO, which only the steer driver's calls push to; placed on
+//         arrival, granted once the packets before it have left the core's stage D
+//         (rfs_fin: their calls answered) and the driver is idle. The packets after it do
+//         not wait at M: drv_hold keeps the driver from taking a call until it has run;
 //   drain (the rest: state the front end reads between the gate and M) closes the gate
 //         while pending and for its ord_done clock; granted with no packet in flight.
 // The packets ordered after a placed transaction pass the gate and wait at the issue stage M
@@ -40,10 +44,13 @@ module fs_order_gate #(
     input  wire                  ord_free,
     input  wire                  ord_core,
     input  wire                  ord_rec,
+    input  wire                  ord_drv,
     output wire                  ord_grant,
     output wire                  ord_placed,      // the core or rec transaction has its place
     output wire                  ord_hold,        // the gate is closed for a transaction
-    output wire                  place_start,     // a core or rec transaction takes its place
+    output wire                  place_start,     // a core, rec or drv transaction takes its place
+    output wire                  drv_hold,        // a placed drv transaction has not run and every
+                                                  // packet before it has left stage D: no call
 
     input  wire                  cfg_enable,
     input  wire                  init_busy,       // the filter table's reset sweep
@@ -62,6 +69,7 @@ module fs_order_gate #(
     input  wire                  rfs_flush,       // the RFS core flushes A-C in this clock
     output wire                  core_cmd_ok,     // fs_rfs_core commands may run
     input  wire                  core_cmd_take,   // fs_rfs_core accepts a command
+    input  wire                  rfs_fin,         // a packet leaves the RFS core's stage D
     input  wire                  rec_fire,        // a record enters the output slice
     output wire                  wait_on,         // packets whose cmd_seq is wait_seq are ordered
     output wire [31:0]           wait_seq,        // after a placed transaction that has not run
@@ -78,6 +86,10 @@ logic placed_reg = 1'b0;                   // a core or rec transaction has its 
 logic [TAG_LOG2:0] unissued_reg = '0;      // packets past the gate, never given to the core
 logic [TAG_LOG2:0] ahead_unissued_reg = '0;   // of those, ordered before the placed transaction
 logic [TAG_LOG2:0] ahead_rec_reg = '0;     // packets before it without a record yet
+logic [TAG_LOG2:0] pre_fin_reg = '0;       // packets past the gate that have not left stage D
+logic [TAG_LOG2:0] ahead_fin_reg = '0;     // of those, ordered before the placed transaction
+logic drv_placed_reg = 1'b0;               // the placed transaction is a drv one
+logic drv_hold_reg = 1'b0;
 logic offer_reg = 1'b0;
 logic [31:0] offer_seq_reg = 32'd0;        // the offered frame's cmd_seq (a free transaction
                                            // may count meanwhile: they commute)
@@ -86,7 +98,7 @@ logic released_reg = 1'b0;                 // the placed core transaction's firs
 logic placed_kind;                         // the transaction waits for packets, not the drain
 logic ahead_in_core;                       // every packet before it has entered the core
 
-assign placed_kind = ord_core || ord_rec;
+assign placed_kind = ord_core || ord_rec || ord_drv;
 // placed in a clock where no frame stays offered: a frame offered keeps its cmd_seq
 assign place_start = ord_req && placed_kind && !placed_reg && !offer_reg &&
                      !(q_valid && gate_open && !gate_pass);
@@ -99,6 +111,7 @@ assign ord_grant = ord_req && !init_busy &&
                    (ord_free ||
                     (ord_core && placed_reg && ahead_in_core) ||
                     (ord_rec && placed_reg && ahead_rec_reg == '0 && !drv_busy) ||
+                    (ord_drv && drv_placed_reg && ahead_fin_reg == '0 && !drv_busy) ||
                     (!placed_kind && inflight_reg == '0));
 // outside a placed core transaction nothing is in flight ahead of a command (rec: every
 // record out; drain: the pipeline empty; init: no packet yet)
@@ -116,7 +129,8 @@ assign gate_tag = tag_next_reg;
 // which is done_seq_p1_reg while a transaction is placed and one less otherwise (p_seq_gap), so
 // the only count that waits is done_seq_p1_reg in a clock that does not release it (an
 // equality, not a 32-bit subtraction on the way to the core's command take).
-assign wait_on = !(ord_done || released_reg);
+assign wait_on = !(ord_done || released_reg || drv_placed_reg);
+assign drv_hold = drv_hold_reg;
 assign wait_seq = done_seq_p1_reg;
 assign inflight = inflight_reg;
 
@@ -128,9 +142,18 @@ function automatic [TAG_LOG2:0] step_count(input [TAG_LOG2:0] count, input up, i
     minus1 = count - (TAG_LOG2+1)'(1);
     step_count = (up == down) ? count : (up ? plus1 : minus1);
 endfunction
-logic [TAG_LOG2:0] unissued_n, inflight_n;
+logic [TAG_LOG2:0] unissued_n, inflight_n, pre_fin_n;
 assign unissued_n = step_count(unissued_reg, gate_pass, m_first_take);
 assign inflight_n = step_count(inflight_reg, gate_pass, rec_fire);
+assign pre_fin_n = step_count(pre_fin_reg, gate_pass, rfs_fin);
+// the hold from the next clock on: a drv transaction placed and not done, none ahead of it in
+// D's way; the late strobes (a finish, a place) only select among compares of registers
+logic drv_placed_n, pre_fin_zero_n, ahead_fin_zero_n;
+assign drv_placed_n = !ord_done && (drv_placed_reg || (place_start && ord_drv));
+assign pre_fin_zero_n = gate_pass ? (rfs_fin && pre_fin_reg == '0) :
+                        rfs_fin ? (pre_fin_reg == (TAG_LOG2+1)'(1)) : (pre_fin_reg == '0);
+assign ahead_fin_zero_n = place_start ? pre_fin_zero_n :
+                          rfs_fin ? (ahead_fin_reg <= (TAG_LOG2+1)'(1)) : (ahead_fin_reg == '0);
 
 always_ff @(posedge clk) begin
     if (place_start || (ord_done && !placed_reg)) cmd_seq_reg <= cmd_seq_reg + 32'd1;
@@ -143,12 +166,17 @@ always_ff @(posedge clk) begin
         placed_reg <= 1'b0;
         released_reg <= 1'b0;
     end
+    drv_placed_reg <= drv_placed_n;
+    drv_hold_reg <= drv_placed_n && ahead_fin_zero_n;
     unissued_reg <= unissued_n;
+    pre_fin_reg <= pre_fin_n;
     // a packet passing the gate in the place_start clock carries the count before it: ahead
     if (place_start) begin
         ahead_unissued_reg <= unissued_n;
         ahead_rec_reg <= inflight_n;
+        ahead_fin_reg <= pre_fin_n;
     end else begin
+        if (ahead_fin_reg != '0 && rfs_fin) ahead_fin_reg <= ahead_fin_reg - (TAG_LOG2+1)'(1);
         if (ahead_unissued_reg != '0 && m_first_take) ahead_unissued_reg <= ahead_unissued_reg - (TAG_LOG2+1)'(1);
         if (ahead_rec_reg != '0 && rec_fire) ahead_rec_reg <= ahead_rec_reg - (TAG_LOG2+1)'(1);
     end
@@ -164,6 +192,10 @@ always_ff @(posedge clk) begin
         unissued_reg <= '0;
         ahead_unissued_reg <= '0;
         ahead_rec_reg <= '0;
+        pre_fin_reg <= '0;
+        ahead_fin_reg <= '0;
+        drv_placed_reg <= 1'b0;
+        drv_hold_reg <= 1'b0;
         tag_next_reg <= '0;
         inflight_reg <= '0;
         offer_reg <= 1'b0;
@@ -184,10 +216,11 @@ always_ff @(posedge clk) begin
 end
 always_comb begin
     if (!rst) begin
-        if (ord_req) a_one_class: assume (32'(ord_free) + 32'(ord_core) + 32'(ord_rec) <= 1);
+        if (ord_req) a_one_class: assume (32'(ord_free) + 32'(ord_core) + 32'(ord_rec) + 32'(ord_drv) <= 1);
         if (gate_pass) a_pass_open: assume (q_valid && gate_open);
         if (m_first_take) a_take_passed: assume (unissued_reg != '0);
-        if (rec_fire) a_fire_taken: assume (inflight_reg != unissued_reg);
+        if (rec_fire) a_fire_taken: assume (inflight_reg != pre_fin_reg);
+        if (rfs_fin) a_fin_taken: assume (pre_fin_reg != unissued_reg);
     end
 end
 always_ff @(posedge clk) begin
@@ -195,6 +228,13 @@ always_ff @(posedge clk) begin
         p_ahead_le_unissued: assert (ahead_unissued_reg <= unissued_reg);
         p_unissued_le_inflight: assert (unissued_reg <= inflight_reg);
         p_ahead_rec_le_inflight: assert (ahead_rec_reg <= inflight_reg);
+        p_unissued_le_pre_fin: assert (unissued_reg <= pre_fin_reg);
+        p_pre_fin_le_inflight: assert (pre_fin_reg <= inflight_reg);
+        p_ahead_fin_le_pre_fin: assert (ahead_fin_reg <= pre_fin_reg);
+        if (drv_placed_reg) p_drv_placed: assert (placed_reg);
+        // the hold is exactly its definition, from registers (the top gates the driver's
+        // request with it: a call after the transaction waits, none before it does)
+        p_drv_hold: assert (drv_hold == (drv_placed_reg && ahead_fin_reg == '0));
         p_inflight_bound: assert (inflight_reg <= (TAG_LOG2+1)'(TAGS));
         p_seq_gap: assert (cmd_seq_reg + 32'd1 == done_seq_p1_reg + 32'(placed_reg));
         if (offer_reg) p_offer_room: assert (inflight_reg != (TAG_LOG2+1)'(TAGS));
@@ -205,9 +245,12 @@ always_ff @(posedge clk) begin
         end
         if (ord_grant && ord_core) p_core_ahead_in: assert (ahead_unissued_reg == '0);
         if (ord_grant && ord_rec) p_rec_ahead_out: assert (ahead_rec_reg == '0);
-        if (ord_grant && !ord_free && !ord_core && !ord_rec) p_drain_empty: assert (inflight_reg == '0);
+        if (ord_grant && ord_drv) p_drv_ahead_out: assert (ahead_fin_reg == '0 && drv_hold);
+        if (ord_grant && !ord_free && !ord_core && !ord_rec && !ord_drv) p_drain_empty: assert (inflight_reg == '0);
         c_core_wait: cover (placed_reg && ord_core && ahead_unissued_reg != '0);
         c_rec_wait: cover (placed_reg && ord_rec && ahead_rec_reg != '0);
+        c_drv_wait: cover (placed_reg && ord_drv && ahead_fin_reg != '0);
+        c_drv_hold: cover (drv_hold && pre_fin_reg != unissued_reg);
         c_released: cover (released_reg && m_after);
     end
 end

@@ -69,6 +69,7 @@ module fs_reg_file #(
     output wire                     ord_free,           // it touches nothing a packet reads or changes
     output wire                     ord_core,           // it only runs fs_rfs_core commands
     output wire                     ord_rec,            // it waits for the records before it
+    output wire                     ord_drv,            // it waits for the driver calls before it
 
     // configuration
     output wire                     cfg_enable,
@@ -355,7 +356,17 @@ localparam logic [FS_DEC_N-1:0] CORE_SEL =
 // These change or read what the front end uses between the order gate and the issue stage M
 // (enable and mode, the hash, the RSS LUT, the filter table): the top drains the pipeline
 // for them. Every other decoded register is ordered at the record (ord_rec): the RFS core,
-// the steer driver, the event FIFO and the counters are all the packets before it touch.
+// the steer driver and the counters are all the packets before it touch.
+// The event FIFO's registers: only the steer driver's calls push to it, so these wait for the
+// packets before them to leave stage D (their calls done), and the packets after them go on
+// to D, where the top holds a driver call until the transaction has run (ord_drv).
+localparam logic [FS_DEC_N-1:0] DRV_SEL =
+    (FS_DEC_N'(1) << FS_REG_EVT_STATUS) | (FS_DEC_N'(1) << FS_REG_EVT_POP) |
+    (FS_DEC_N'(1) << FS_REG_EVT_INFO) | (FS_DEC_N'(1) << FS_REG_EVT_FILTER) |
+    (FS_DEC_N'(1) << FS_REG_EVT_FLOW_ID) | (FS_DEC_N'(1) << FS_REG_EVT_HASH) |
+    (FS_DEC_N'(1) << FS_REG_EVT_PORTS) | (FS_DEC_N'(1) << FS_REG_EVT_SRC) |
+    (FS_DEC_N'(1) << FS_REG_EVT_DST);
+
 localparam logic [FS_DEC_N-1:0] DRAIN_SEL =
     (FS_DEC_N'(1) << FS_REG_CTRL) | (FS_DEC_N'(1) << FS_REG_LUT_CFG) |
     (FS_DEC_N'(1) << FS_REG_HASH_CFG) | (FS_DEC_N'(1) << FS_REG_HASH_SEED) |
@@ -759,9 +770,11 @@ always_ff @(posedge clk) begin
         end
         // A core transaction decodes (RD1, RD2, WV) while the packets ahead of it enter the
         // RFS core: it reads only staging registers and shadow RAMs, which no packet changes;
-        // WV re-samples the same values until the grant. The others decode after the grant.
+        // WV re-samples the same values until the grant. So does a write to the event FIFO
+        // (EVT_POP: write-only, its value is the written data; EXEC reads the FIFO). The
+        // others decode after the grant.
         ST_REQ: begin
-            if (ord_grant || ord_core) st_reg <= ST_RD1;
+            if (ord_grant || ord_core || (ord_drv && tx_wr_reg)) st_reg <= ST_RD1;
         end
         ST_RD1: begin
             st_reg <= ST_RD2;
@@ -1005,7 +1018,8 @@ assign ord_done = ord_done_reg;
 // an address the map does not decode only answers SLVERR: free
 assign ord_free = EN && ((sel_reg & FREE_SEL) != '0 || sel_reg == '0);
 assign ord_core = EN && (sel_reg & CORE_SEL) != '0;
-assign ord_rec = EN && (sel_reg & ~(FREE_SEL | CORE_SEL | DRAIN_SEL)) != '0;
+assign ord_rec = EN && (sel_reg & ~(FREE_SEL | CORE_SEL | DRV_SEL | DRAIN_SEL)) != '0;
+assign ord_drv = EN && (sel_reg & DRV_SEL) != '0;
 
 assign tx_take = (st_reg == ST_IDLE) && tx_valid;
 assign rsp_valid = (st_reg == ST_DONE) && !init_seq_reg;

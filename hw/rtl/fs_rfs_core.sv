@@ -150,6 +150,9 @@ module fs_rfs_core #(
     // filter up before the steer; the source presents them again from the one after
     // m_drv_req_tag) and no packet is accepted in this clock
     output wire                      m_flush,
+    // a packet leaves D (its record is made; a caller's call is answered): the top orders
+    // the event FIFO's registers after the packets before them by it
+    output wire                      m_fin,
 
     // host commands (one at a time; ops below)
     input  wire                      cmd_valid,
@@ -875,6 +878,7 @@ end
 assign flush = (FLUSH_ON_STEER != 0) && d_valid_reg && xs_reg == XS_RC && !d_now_reg && out_free &&
                !(!d_rc_reg[31] && d_rc_old_reg && !d_w2_done_reg) && kin_any_reg;
 assign m_flush = flush;
+assign m_fin = d_fin;
 
 // ---------------------------------------------------------------- forwarding into D
 // A packet enters D only in a clock where D is empty or finishes; the write D makes in that

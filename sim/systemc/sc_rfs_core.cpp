@@ -122,7 +122,7 @@ SC_MODULE(RfsBench) {
   sc_in<bool> clk;
 
   // DUT signals (names as the ports without the m_axis_/s_axis_ prefixes)
-  sc_signal<bool> rst, pkt_valid, pkt_ready, pkt_steerable, pkt_zkey, flush;
+  sc_signal<bool> rst, pkt_valid, pkt_ready, pkt_steerable, pkt_zkey, flush, fin;
   sc_signal<uint32_t> pkt_hash, pkt_queue, pkt_tag;
   sc_signal<bool> rec_valid, rec_ready, rec_cpu_valid, rec_steer, rec_rflow_valid;
   sc_signal<uint32_t> rec_cpu, rec_path, rec_gate, rec_steer_queue, rec_steer_flow_id,
@@ -192,6 +192,7 @@ SC_MODULE(RfsBench) {
     dut.s_drv_rsp_now_rc(drsp_now_rc);
     dut.s_drv_rsp_refuse(drsp_refuse);
     dut.m_flush(flush);
+    dut.m_fin(fin);
     dut.cmd_valid(cmd_valid);
     dut.cmd_ready(cmd_ready);
     dut.cmd_op(cmd_op);
@@ -404,6 +405,13 @@ SC_MODULE(RfsBench) {
     for (;;) {
       wait(clk.posedge_event());
       if (rst.read()) continue;
+      // m_fin: one pulse per record, made into the output register (at most one held there)
+      if (fin.read()) ++fins_;
+      if (rec_valid.read() && rec_ready.read()) ++fin_taken_;
+      if (fin_taken_ > fins_ || fins_ - fin_taken_ > 1)
+        rep_.mismatch(event_, cycle_, "m_fin",
+                      "records taken <= m_fin pulses <= records taken + 1",
+                      std::to_string(fins_) + " pulses, " + std::to_string(fin_taken_) + " records taken");
       if (rec_valid.read() && rec_ready.read()) {
         RecordFields r;
         r.tag = rec_tag.read();
@@ -577,6 +585,7 @@ SC_MODULE(RfsBench) {
   std::vector<Accepted> in_;
   std::vector<DrvReq> reqs_;
   std::vector<RecordFields> recs_;
+  uint64_t fins_ = 0, fin_taken_ = 0;  // m_fin pulses, records taken
   std::vector<Rsp> rsps_;
   // expectations in order
   std::deque<ExpRec> exp_rec_;

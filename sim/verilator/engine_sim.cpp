@@ -282,6 +282,10 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     if (root()->fs_engine_top__DOT__place_start && root()->fs_engine_top__DOT__ord_rec &&
         root()->fs_engine_top__DOT__inflight != 0)
       ++probe.rec_transactions;
+    if (root()->fs_engine_top__DOT__place_start && root()->fs_engine_top__DOT__ord_drv &&
+        root()->fs_engine_top__DOT__inflight != 0)
+      ++probe.drv_transactions;
+    if (root()->fs_engine_top__DOT__rq_valid && root()->fs_engine_top__DOT__drv_hold) ++probe.drv_held;
     const bool rec_fire = m->m_axis_rec_tvalid && m->m_axis_rec_tready;
     if (m->m_axis_rec_tvalid && !m->m_axis_rec_tready) ++rec_stalls;
     if (rec_fire) records.push_back(decode_record());
@@ -341,6 +345,8 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     if (t->fs_engine_top__DOT__m_valid_reg &&
         !(t->fs_engine_top__DOT__m_go && t->fs_engine_top__DOT__rfs_in_ready)) {
       if (t->fs_engine_top__DOT__fw_scan) return GateLoss::kFwdScan;
+      // a call waiting for an event-FIFO transaction ordered before it (drv_hold)
+      if (t->fs_engine_top__DOT__rq_valid && t->fs_engine_top__DOT__drv_hold) return GateLoss::kTransaction;
       return t->fs_engine_top__DOT__rq_valid || t->fs_engine_top__DOT__drv_busy ? GateLoss::kSteer
                                                                                   : GateLoss::kRfsStall;
     }

@@ -74,8 +74,10 @@ struct PipeProbe {
   uint64_t drv_given = 0, drv_looked_up = 0;
   // ... of them refused as the driver announced from registers: D done in the request's clock
   uint64_t drv_refused = 0;
-  uint64_t placed_transactions = 0;     // transactions placed on arrival (ord_core, ord_rec)
+  uint64_t placed_transactions = 0;     // transactions placed on arrival (ord_core, ord_rec, ord_drv)
   uint64_t rec_transactions = 0;        // of those, ordered at the record (ord_rec) with packets in flight
+  uint64_t drv_transactions = 0;        // ... at the driver's calls (ord_drv, the event FIFO's) likewise
+  uint64_t drv_held = 0;                // clocks a call after such a transaction waited for it (drv_hold)
   // fs_rfs_core's sock-table write buffer: writes taken with packets ahead still in A-C,
   // clocks a packet at B took the buffered value, flushes while a write waited for them
   uint64_t sock_early = 0, sock_forwards = 0, sock_replays = 0;

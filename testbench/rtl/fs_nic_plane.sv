@@ -132,6 +132,7 @@ fs_axil_regs #(
     .ord_free(),
     .ord_core(),
     .ord_rec(),
+    .ord_drv(),
     .cfg_enable(cfg_enable),
     .cfg_patched(),
     .cfg_ntuple(),
