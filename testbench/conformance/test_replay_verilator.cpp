@@ -47,16 +47,7 @@ std::string write_pcap(const std::string& path) {
   return "";
 }
 
-int run(const std::string& cmd, std::string& out) {
-  out.clear();
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return -1;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  const int st = pclose(p);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+int run(const std::string& cmd, std::string& out) { return flowsteer::test::run_command(cmd, out); }
 
 TEST(ReplayVerilator, SameSummaryAsTheModelAndNoMismatch) {
   const std::string pcap = ::testing::TempDir() + "conform_replay.pcap";

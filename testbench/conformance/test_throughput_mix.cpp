@@ -7,7 +7,11 @@
 //   transactions interleaved, 0 mismatches.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 
@@ -162,6 +166,39 @@ std::vector<std::string> mix_names() {
 
 INSTANTIATE_TEST_SUITE_P(Mix, MixConform, ::testing::ValuesIn(mix_names()),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+// `flowsteer conform --mix NAME --throughput --json FILE`: the file holds the table's row with
+// the probe's counters, and they add up (every clock of the window is a packet or a cause)
+TEST(MixCli, JsonRowAddsUp) {
+  const std::string path = "/tmp/flowsteer_mix_json_" + std::to_string(getpid()) + ".json";
+  std::string out;
+  const std::string cmd = std::string(FLOWSTEER_BIN) +
+                          " conform --mix move64 --packets 600 --seed 12 --throughput --json " + path;
+  ASSERT_EQ(flowsteer::test::run_command(cmd + " 2>&1", out), 0) << out;
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << "no " << path;
+  const nlohmann::json j = nlohmann::json::parse(in);
+  std::remove(path.c_str());
+  ASSERT_EQ(j.at("mixes").size(), 1u);
+  const auto& r = j.at("mixes").at(0);
+  EXPECT_EQ(r.at("mix"), "move64");
+  EXPECT_EQ(r.at("packets").get<uint64_t>(), 600u);
+  EXPECT_EQ(r.at("mismatches").get<int>(), 0);
+  uint64_t lost = 0;
+  for (const auto& [cause, n] : r.at("lost_clocks").items()) lost += n.get<uint64_t>();
+  EXPECT_EQ(r.at("packets").get<uint64_t>() + lost, r.at("clocks").get<uint64_t>());
+  EXPECT_DOUBLE_EQ(r.at("packets_per_clock").get<double>(),
+                   600.0 / double(r.at("clocks").get<uint64_t>()));
+  EXPECT_GT(r.at("moves").get<uint64_t>(), 0u);
+  EXPECT_GT(r.at("probe").at("drv_transactions").get<uint64_t>(), 0u);
+  // the table on stdout shows the same rate
+  char rate[16];
+  std::snprintf(rate, sizeof rate, "%.3f", r.at("packets_per_clock").get<double>());
+  const size_t row = out.find("\nmove64 ");
+  ASSERT_NE(row, std::string::npos) << out;
+  const std::string line = out.substr(row + 1, out.find('\n', row + 1) - row - 1);
+  EXPECT_NE(line.find(rate), std::string::npos) << line;
+}
 
 }  // namespace
 }  // namespace flowsteer::sim

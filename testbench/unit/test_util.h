@@ -1,9 +1,15 @@
-// Helpers shared by the unit tests: a replayable seed and random tuples.
+// Helpers shared by the unit tests: a replayable seed, random tuples, a shell command's
+// output.
 #pragma once
 
+#include <sys/wait.h>
+
+#include <array>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 
 #include "flowsteer/tuple.h"
 
@@ -27,6 +33,18 @@ inline FlowTuple random_tuple(std::mt19937& rng, int family) {
   t.sport = uint16_t(rng());
   t.dport = uint16_t(rng());
   return t;
+}
+
+// Runs cmd through the shell; its stdout in out; the exit status (-1 if it did not exit).
+inline int run_command(const std::string& cmd, std::string& out) {
+  out.clear();
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int st = pclose(p);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 }  // namespace flowsteer::test
