@@ -17,7 +17,7 @@
 //         once, fs_rfs_core's write buffer keeps it from the packets ahead; a HEAD_ADD:
 //         taken with packets ahead in A-C, run once they have left D);
 //   rec   (ord_rec): state only the RFS core, the steer driver or the record stage read or
-//         change (event FIFO, counters, kernel-plane tables); placed on arrival like a core
+//         change (counters, kernel-plane tables); placed on arrival like a core
 //         one, granted once the packets before it have their records (rec_fire) and the
 //         driver is idle;
 //   drv   (ord_drv): the event FIFO, which only the steer driver's calls push to; placed on
@@ -46,7 +46,7 @@ module fs_order_gate #(
     input  wire                  ord_rec,
     input  wire                  ord_drv,
     output wire                  ord_grant,
-    output wire                  ord_placed,      // the core or rec transaction has its place
+    output wire                  ord_placed,      // the core, rec or drv transaction has its place
     output wire                  ord_hold,        // the gate is closed for a transaction
     output wire                  place_start,     // a core, rec or drv transaction takes its place
     output wire                  drv_hold,        // a placed drv transaction has not run and every
@@ -82,7 +82,7 @@ logic [31:0] cmd_seq_reg = 32'd0;
 logic [31:0] done_seq_p1_reg = 32'd1;      // transactions executed + 1
 logic [TAG_LOG2-1:0] tag_next_reg = '0;
 logic [TAG_LOG2:0] inflight_reg = '0;
-logic placed_reg = 1'b0;                   // a core or rec transaction has its place
+logic placed_reg = 1'b0;                   // a core, rec or drv transaction has its place
 logic [TAG_LOG2:0] unissued_reg = '0;      // packets past the gate, never given to the core
 logic [TAG_LOG2:0] ahead_unissued_reg = '0;   // of those, ordered before the placed transaction
 logic [TAG_LOG2:0] ahead_rec_reg = '0;     // packets before it without a record yet

@@ -64,7 +64,7 @@ module fs_reg_file #(
     // ordering handshake (docs/engine-top.md "Total order")
     output wire                     ord_req,            // a complete transaction is held
     input  wire                     ord_grant,          // execute it now
-    input  wire                     ord_placed,         // a core or rec transaction has its place
+    input  wire                     ord_placed,         // a core, rec or drv transaction has its place
     output wire                     ord_done,           // one clock per executed transaction
     output wire                     ord_free,           // it touches nothing a packet reads or changes
     output wire                     ord_core,           // it only runs fs_rfs_core commands

@@ -406,13 +406,14 @@ SC_MODULE(RfsBench) {
       wait(clk.posedge_event());
       if (rst.read()) continue;
       // m_fin: one pulse per record, made into the output register (at most one held there)
+      const bool rec_take = rec_valid.read() && rec_ready.read();
       if (fin.read()) ++fins_;
-      if (rec_valid.read() && rec_ready.read()) ++fin_taken_;
+      if (rec_take) ++fin_taken_;
       if (fin_taken_ > fins_ || fins_ - fin_taken_ > 1)
         rep_.mismatch(event_, cycle_, "m_fin",
                       "records taken <= m_fin pulses <= records taken + 1",
                       std::to_string(fins_) + " pulses, " + std::to_string(fin_taken_) + " records taken");
-      if (rec_valid.read() && rec_ready.read()) {
+      if (rec_take) {
         RecordFields r;
         r.tag = rec_tag.read();
         r.cpu_valid = rec_cpu_valid.read();

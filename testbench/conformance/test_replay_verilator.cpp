@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 #include <pcap/pcap.h>
 
-#include <array>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -47,16 +46,14 @@ std::string write_pcap(const std::string& path) {
   return "";
 }
 
-int run(const std::string& cmd, std::string& out) { return flowsteer::test::run_command(cmd, out); }
-
 TEST(ReplayVerilator, SameSummaryAsTheModelAndNoMismatch) {
   const std::string pcap = ::testing::TempDir() + "conform_replay.pcap";
   ASSERT_EQ(write_pcap(pcap), "");
   for (const char* variant : {"patched", "original"}) {
     const std::string args = " replay --pcap " + pcap + " --cpus 8 --rps-flow-cnt 16 --variant " + variant;
     std::string model, rtl;
-    ASSERT_EQ(run(std::string(FLOWSTEER_BIN) + args + " --backend model", model), 0) << model;
-    ASSERT_EQ(run(std::string(FLOWSTEER_BIN) + args + " --backend verilator 2>&1", rtl), 0) << rtl;
+    ASSERT_EQ(flowsteer::test::run_command(std::string(FLOWSTEER_BIN) + args + " --backend model", model), 0) << model;
+    ASSERT_EQ(flowsteer::test::run_command(std::string(FLOWSTEER_BIN) + args + " --backend verilator 2>&1", rtl), 0) << rtl;
     EXPECT_NE(model.find("3000 frames"), std::string::npos) << model;
     EXPECT_EQ(rtl, model);
   }
@@ -66,7 +63,7 @@ TEST(ReplayVerilator, CpusBeyondTheEngineAreAUsageError) {
   const std::string pcap = ::testing::TempDir() + "conform_replay_small.pcap";
   ASSERT_EQ(write_pcap(pcap), "");
   std::string out;
-  EXPECT_EQ(run(std::string(FLOWSTEER_BIN) + " replay --pcap " + pcap + " --cpus 4096 --backend verilator 2>&1", out), 2) << out;
+  EXPECT_EQ(flowsteer::test::run_command(std::string(FLOWSTEER_BIN) + " replay --pcap " + pcap + " --cpus 4096 --backend verilator 2>&1", out), 2) << out;
 }
 
 }  // namespace

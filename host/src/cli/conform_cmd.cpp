@@ -144,8 +144,6 @@ int run_xrt(const ConformArgs& a) {
 }
 
 #ifdef FLOWSTEER_HAVE_VERILATOR
-// --mix: the named mixes of sim/verilator/mix.h, each checked against the model; with
-// --throughput (no gaps, no back-pressure) a table of packets per clock and lost clocks.
 // one row of the mix table, with the probe's counters
 nlohmann::json mix_json(const std::string& label, uint32_t txn_every, const sim::MixResult& r) {
   const sim::PipeProbe& p = r.probe;
@@ -177,6 +175,8 @@ nlohmann::json mix_json(const std::string& label, uint32_t txn_every, const sim:
             {"head_add_early", p.head_add_early}}}};
 }
 
+// --mix: the named mixes of sim/verilator/mix.h, each checked against the model; with
+// --throughput (no gaps, no back-pressure) a table of packets per clock and lost clocks.
 int run_mixes(const ConformArgs& a) {
   std::vector<std::string> names;
   if (a.mix == "all")
