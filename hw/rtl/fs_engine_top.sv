@@ -980,6 +980,9 @@ fs_skid #(
 // a looked-up packet waits for the forwarding window (the probe's fwd_window cause)
 logic fwd_window_full;
 assign fwd_window_full = g_valid && !fw_lk_room;
+// a driver call waits at D for an event-FIFO transaction ordered before it (the probe's drv_held)
+logic drv_hold_wait;
+assign drv_hold_wait = rq_valid && drv_hold;
 
 fs_counters counters (
     .clk(clk),
@@ -995,6 +998,7 @@ fs_counters counters (
     .fwd_scan(fw_scan),
     .replay_busy(rp_busy_reg),
     .fwd_window_full(fwd_window_full),
+    .drv_hold_wait(drv_hold_wait),
     .stat_steer_adds(st_adds),
     .stat_steer_retargets(st_retargets),
     .stat_evt_refusals(st_refusals),

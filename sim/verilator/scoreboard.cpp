@@ -284,7 +284,7 @@ void Scoreboard::poll() {
 
 void Scoreboard::finish() {
   // every counter once (the RTL-only ones feed the hazard bins), then the drained state
-  for (uint32_t i = 0; i < 32; ++i) {
+  for (uint32_t i = 0; i < r::CNT_LO::kCount; ++i) {
     uint32_t v;
     read(r::CNT_LO::addr(i), v);
     read(r::CNT_HI::addr(i), v);

@@ -62,16 +62,22 @@ TEST_P(ThroughputMix, MeetsItsFloorAndMatchesModel) {
   // probe's window lost to their cause; move64 replays (a same-flow packet behind each steer),
   // steer fills the forwarding window (distinct flows, so no replay)
   const auto& rc = res.coverage.rtl_counters;
-  ASSERT_EQ(rc.count("REPLAY_STALLS") + rc.count("FWD_WINDOW_STALLS") + rc.count("HAZARD_STALLS"), 3u);
+  ASSERT_EQ(rc.count("REPLAY_STALLS") + rc.count("FWD_WINDOW_STALLS") + rc.count("HAZARD_STALLS") +
+                rc.count("DRV_HOLD_STALLS"),
+            4u);
   EXPECT_GE(rc.at("REPLAY_STALLS"), p.lost[size_t(GateLoss::kReplay)]);
   EXPECT_GE(rc.at("FWD_WINDOW_STALLS"), p.lost[size_t(GateLoss::kFwdWindow)]);
   EXPECT_GE(rc.at("HAZARD_STALLS"), p.lost[size_t(GateLoss::kFwdScan)]);
+  // a call held for an event-FIFO transaction ordered before it: every such clock since the
+  // probe started (the window's share of them is in its transaction cause)
+  EXPECT_GE(rc.at("DRV_HOLD_STALLS"), p.drv_held);
   if (c.mix == "move64") {
     EXPECT_GT(rc.at("REPLAY_STALLS"), 0u);
     // each move drains the old CPU exactly (head == tail), so the next packet steers
     EXPECT_GT(res.moves, 0u);
     EXPECT_EQ(res.steers, res.moves) << "a move without its steer (or a steer without a move)";
   }
+  if (c.mix == "steer" && c.txn_every) EXPECT_GT(rc.at("DRV_HOLD_STALLS"), 0u);
   if (c.mix == "steer") {
     EXPECT_GT(rc.at("FWD_WINDOW_STALLS"), 0u);
     // the calls after the event FIFO filled: refused as the driver announced, one clock each
@@ -134,6 +140,11 @@ TEST_P(MixConform, MatchesModelWithGapsBackPressureAndTransactions) {
   if (o.mix == "steer") {
     EXPECT_GT(res.probe.drv_held, 0u) << "no driver call waited for an EVT_POP ordered before it";
   }
+  // the RTL counts those waits itself (DRV_HOLD_STALLS, from reset and read after the last
+  // record; the probe from the end of the warm-up)
+  ASSERT_EQ(res.coverage.rtl_counters.count("DRV_HOLD_STALLS"), 1u);
+  EXPECT_GE(res.coverage.rtl_counters.at("DRV_HOLD_STALLS"), res.probe.drv_held);
+  if (o.mix == "steer") EXPECT_GT(res.coverage.rtl_counters.at("DRV_HOLD_STALLS"), 0u);
   // sock-table writes taken with packets ahead still in the RFS core (fs_rfs_core's buffer)
   EXPECT_GT(res.probe.sock_early, 0u) << "no sock-table write was taken with packets ahead in A-C";
   // HEAD_ADDs taken likewise (the packets after them wait in C until they have run); the
