@@ -424,6 +424,37 @@ assign l_aq = l_hit_reg ? l_fq_reg : l_queue;
 // hash uses key bytes 0..39 of the 52-byte key register
 wire unused_front = &{1'b0, unused_l_hash, unused_l_user, cfg_rss_key[95:0]};
 
+`ifdef FORMAL
+// the chain's contract (hw/formal): stream rules on stage L (the blocks' own checkers hold
+// the ports before it: the parser's the frame input, the filter table's its command input);
+// conservation: stage L offers a frame only after a frame's tlast beat was taken (the parser
+// answers after tlast), one per frame, and the frames between their tlast and stage L stay
+// within the chain's depth (up to 8 in the parser, 2 per slice, 12 in fs_hash, 4 in the
+// table, the lookup buffer, stage L)
+localparam integer F_FRAMES_MAX = 32 + (1 << LKF_LOG2);
+fs_axis_check #(.WIDTH(GATE_WIDTH + REC_USER_WIDTH + 4 + TUP_W + 32 + 1 + FLT_ID_WIDTH + QUEUE_WIDTH),
+    .INPUT(0)) f_l (.clk(clk), .rst(rst), .valid(l_valid), .ready(l_ready),
+    .data({l_gate_user, l_user, l_class, l_tup, l_hash, l_hit, l_id, l_aq}));
+logic f_armed_reg = 1'b0;
+logic [7:0] f_inflight_reg = '0;        // frames whose tlast was taken, not yet taken from L
+logic f_fin, f_out;
+assign f_fin = s_axis_tvalid && s_axis_tready && s_axis_tlast;
+assign f_out = l_valid && l_ready;
+always_ff @(posedge clk) begin
+    f_inflight_reg <= f_inflight_reg + 8'(f_fin) - 8'(f_out);
+    if (rst) begin
+        f_armed_reg <= 1'b1;
+        f_inflight_reg <= '0;
+    end
+end
+always_ff @(posedge clk) begin
+    if (f_armed_reg && !rst) begin
+        if (l_valid) p_l_has_frame: assert (f_inflight_reg != '0);
+        p_frames_bound: assert (32'(f_inflight_reg) <= F_FRAMES_MAX);
+    end
+end
+`endif
+
 endmodule
 
 `resetall
