@@ -77,7 +77,9 @@ TEST_P(ThroughputMix, MeetsItsFloorAndMatchesModel) {
     EXPECT_GT(res.moves, 0u);
     EXPECT_EQ(res.steers, res.moves) << "a move without its steer (or a steer without a move)";
   }
-  if (c.mix == "steer" && c.txn_every) EXPECT_GT(rc.at("DRV_HOLD_STALLS"), 0u);
+  if (c.mix == "steer" && c.txn_every) {
+    EXPECT_GT(rc.at("DRV_HOLD_STALLS"), 0u) << "no driver call waited for an EVT_POP ordered before it";
+  }
   if (c.mix == "steer") {
     EXPECT_GT(rc.at("FWD_WINDOW_STALLS"), 0u);
     // the calls after the event FIFO filled: refused as the driver announced, one clock each
@@ -144,7 +146,9 @@ TEST_P(MixConform, MatchesModelWithGapsBackPressureAndTransactions) {
   // record; the probe from the end of the warm-up)
   ASSERT_EQ(res.coverage.rtl_counters.count("DRV_HOLD_STALLS"), 1u);
   EXPECT_GE(res.coverage.rtl_counters.at("DRV_HOLD_STALLS"), res.probe.drv_held);
-  if (o.mix == "steer") EXPECT_GT(res.coverage.rtl_counters.at("DRV_HOLD_STALLS"), 0u);
+  if (o.mix == "steer") {
+    EXPECT_GT(res.coverage.rtl_counters.at("DRV_HOLD_STALLS"), 0u);
+  }
   // sock-table writes taken with packets ahead still in the RFS core (fs_rfs_core's buffer)
   EXPECT_GT(res.probe.sock_early, 0u) << "no sock-table write was taken with packets ahead in A-C";
   // HEAD_ADDs taken likewise (the packets after them wait in C until they have run); the
