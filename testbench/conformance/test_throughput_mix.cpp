@@ -15,6 +15,7 @@
 #include <ostream>
 #include <string>
 
+#include "flowsteer/flowsteer_regs.h"
 #include "mix.h"
 #include "test_util.h"
 
@@ -206,6 +207,12 @@ TEST(MixCli, JsonRowAddsUp) {
                    600.0 / double(r.at("clocks").get<uint64_t>()));
   EXPECT_GT(r.at("moves").get<uint64_t>(), 0u);
   EXPECT_GT(r.at("probe").at("drv_transactions").get<uint64_t>(), 0u);
+  // and the RTL's stall counters, each named as in the register map
+  size_t rtl_only = 0;
+  for (uint32_t i = 0; i < regs::CNT_LO::kCount; ++i) rtl_only += regs::counter_rtl_only(i);
+  EXPECT_EQ(r.at("rtl_counters").size(), rtl_only);
+  EXPECT_GT(r.at("rtl_counters").at("REPLAY_STALLS").get<uint64_t>(), 0u);
+  EXPECT_GE(r.at("rtl_counters").at("DRV_HOLD_STALLS").get<uint64_t>(), r.at("probe").at("drv_held").get<uint64_t>());
   // the table on stdout shows the same rate
   char rate[16];
   std::snprintf(rate, sizeof rate, "%.3f", r.at("packets_per_clock").get<double>());

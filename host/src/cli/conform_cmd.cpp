@@ -172,7 +172,10 @@ nlohmann::json mix_json(const std::string& label, uint32_t txn_every, const sim:
             {"rec_transactions", p.rec_transactions},
             {"drv_transactions", p.drv_transactions},
             {"sock_early", p.sock_early},
-            {"head_add_early", p.head_add_early}}}};
+            {"head_add_early", p.head_add_early}}},
+          // the RTL's own stall counters (rtl_only), read once after the last record; they
+          // count from reset, the warm-up included
+          {"rtl_counters", r.coverage.rtl_counters}};
 }
 
 // --mix: the named mixes of sim/verilator/mix.h, each checked against the model; with
