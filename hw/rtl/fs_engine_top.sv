@@ -1044,44 +1044,44 @@ fs_axil_check #(.DECODE(1), .EXACT_WR(0), .ENGINE(1), .LUT_LOG2(LUT_LOG2), .CPU_
     .araddr(s_axil_araddr), .arvalid(s_axil_arvalid), .arready(s_axil_arready),
     .rdata(s_axil_rdata), .rresp(s_axil_rresp), .rvalid(s_axil_rvalid), .rready(s_axil_rready),
     .aw_inflight(), .w_inflight(), .ar_inflight(), .aw_dec_q(), .ar_dec_q());
+// frames accepted (tlast taken) minus records taken: a record only while one is in flight,
+// at most F_FRAMES_MAX of them
+logic [31:0] f_inflight;
+fs_frames_check #(.MAX(F_FRAMES_MAX), .COUNT_WIDTH(32)) f_frames (.clk(clk), .rst(rst),
+    .in_last(s_axis_tvalid && s_axis_tready && s_axis_tlast), .out_valid(m_axis_rec_tvalid),
+    .out_ready(m_axis_rec_tready), .inflight(f_inflight));
 logic f_armed_reg = 1'b0;
-logic [31:0] f_inflight_reg = '0;      // frames accepted (tlast taken) minus records taken
 logic [8:0] f_quiet_reg = '0;          // clocks with frames in flight, sink ready, no record
-logic f_fin, f_rec;
+logic f_rec;
 logic f_seen_reg = 1'b0;               // a record was taken since reset
 logic [31:0] f_seq_reg = '0;           // its cmd_seq
 logic [31:0] f_rec_seq;
 logic [31:0] f_done_seq;               // transactions executed, with this clock's
 assign f_done_seq = wait_on ? wait_seq - 32'd1 : wait_seq;
 assign f_rec_seq = m_axis_rec_tdata[FS_REC_CMD_SEQ_LSB +: 32];
-assign f_fin = s_axis_tvalid && s_axis_tready && s_axis_tlast;
 assign f_rec = m_axis_rec_tvalid && m_axis_rec_tready;
 always_ff @(posedge clk) begin
-    f_inflight_reg <= f_inflight_reg + 32'(f_fin) - 32'(f_rec);
     if (f_rec) begin
         f_seen_reg <= 1'b1;
         f_seq_reg <= f_rec_seq;
     end
-    if (f_inflight_reg != '0 && m_axis_rec_tready && !m_axis_rec_tvalid) begin
+    if (f_inflight != '0 && m_axis_rec_tready && !m_axis_rec_tvalid) begin
         if (f_quiet_reg != '1) f_quiet_reg <= f_quiet_reg + 9'd1;
     end else begin
         f_quiet_reg <= '0;
     end
     if (rst) begin
         f_armed_reg <= 1'b1;
-        f_inflight_reg <= '0;
         f_seen_reg <= 1'b0;
         f_quiet_reg <= '0;
     end
 end
 always_ff @(posedge clk) begin
     if (f_armed_reg && !rst) begin
-        if (m_axis_rec_tvalid) p_rec_has_frame: assert (f_inflight_reg != '0);
         p_progress: assert (32'(f_quiet_reg) < F_PROGRESS);
         // in order: records leave in the order their packets took their places (cmd_seq
-        // never falls); conservation: what is in flight stays within the pipeline
+        // never falls)
         if (f_rec && f_seen_reg) p_rec_in_order: assert (f_rec_seq >= f_seq_reg);
-        p_frames_bound: assert (f_inflight_reg <= 32'(F_FRAMES_MAX));
         // M's packet is at most one transaction ahead of those executed (m_seq_wait's equality)
         if (m_valid_reg) p_seq_ahead: assert ($signed(m_cmd_seq - f_done_seq) <= 1);
         // the driver's word, loaded as D took its caller, is the tag store's for D's tag
