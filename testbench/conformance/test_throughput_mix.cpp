@@ -78,10 +78,10 @@ TEST_P(ThroughputMix, MeetsItsFloorAndMatchesModel) {
     EXPECT_GT(res.moves, 0u);
     EXPECT_EQ(res.steers, res.moves) << "a move without its steer (or a steer without a move)";
   }
-  if (c.mix == "steer" && c.txn_every) {
-    EXPECT_GT(rc.at("DRV_HOLD_STALLS"), 0u) << "no driver call waited for an EVT_POP ordered before it";
-  }
   if (c.mix == "steer") {
+    if (c.txn_every) {
+      EXPECT_GT(rc.at("DRV_HOLD_STALLS"), 0u) << "no driver call waited for an EVT_POP ordered before it";
+    }
     EXPECT_GT(rc.at("FWD_WINDOW_STALLS"), 0u);
     // the calls after the event FIFO filled: refused as the driver announced, one clock each
     EXPECT_GT(res.probe.drv_refused, 1000u) << "calls refused from the driver's registers";
@@ -144,12 +144,9 @@ TEST_P(MixConform, MatchesModelWithGapsBackPressureAndTransactions) {
     EXPECT_GT(res.probe.drv_held, 0u) << "no driver call waited for an EVT_POP ordered before it";
   }
   // the RTL counts those waits itself (DRV_HOLD_STALLS, from reset and read after the last
-  // record; the probe from the end of the warm-up)
+  // record; the probe from the end of the warm-up), so on steer it is above 0 too
   ASSERT_EQ(res.coverage.rtl_counters.count("DRV_HOLD_STALLS"), 1u);
   EXPECT_GE(res.coverage.rtl_counters.at("DRV_HOLD_STALLS"), res.probe.drv_held);
-  if (o.mix == "steer") {
-    EXPECT_GT(res.coverage.rtl_counters.at("DRV_HOLD_STALLS"), 0u);
-  }
   // sock-table writes taken with packets ahead still in the RFS core (fs_rfs_core's buffer)
   EXPECT_GT(res.probe.sock_early, 0u) << "no sock-table write was taken with packets ahead in A-C";
   // HEAD_ADDs taken likewise (the packets after them wait in C until they have run); the
