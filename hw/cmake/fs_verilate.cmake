@@ -83,6 +83,16 @@ function(fs_verilate lib)
   endif()
   fs_rtl_sources(_src ${A_TOP} ${_fsearch})
   fs_rtl_params(_params ${A_TOP} ${A_SET})
+  # Verilator gets the top's file and finds the modules below it on the search path (-y: each
+  # lives in <module>.sv): ninja may rerun this step with its last arguments before it
+  # reconfigures, so a module instantiated or deleted since then must not break it. The
+  # resolved list still makes a change to any of these files reconfigure (fs_rtl_sources).
+  list(GET _src 0 _top_file)
+  string(REPLACE ":" ";" _dirs "${_fsearch}")
+  set(_ydirs)
+  foreach(d ${_dirs})
+    list(APPEND _ydirs -y ${d})
+  endforeach()
   set(_kind)
   set(_trace)
   if(A_SYSTEMC)
@@ -92,9 +102,9 @@ function(fs_verilate lib)
     set(_trace TRACE_FST)
   endif()
   add_library(${lib} STATIC)
-  verilate(${lib} ${_kind} SOURCES ${_src} TOP_MODULE ${A_TOP} PREFIX V${lib}
+  verilate(${lib} ${_kind} SOURCES ${_top_file} TOP_MODULE ${A_TOP} PREFIX V${lib}
     INCLUDE_DIRS ${FS_REGS_GEN_DIR} ${_trace} THREADS 1
-    VERILATOR_ARGS ${FS_VERILATOR_ARGS} ${_fargs} ${_params} OPT_FAST -O2)
+    VERILATOR_ARGS ${FS_VERILATOR_ARGS} ${_fargs} ${_ydirs} ${_params} OPT_FAST -O2)
   target_compile_options(${lib} PRIVATE -w)   # generated code is not held to -Wall
   if(A_SYSTEMC)
     target_link_libraries(${lib} PUBLIC PkgConfig::SystemC)

@@ -487,8 +487,7 @@ always_ff @(posedge clk) begin
     settle_reg <= settle_next;
     // last clock every request was answered in its clock without a step or an event; no pop
     refuse_reg <= state_reg == S_IDLE && !cfg_last_id_wr_valid && s_drv_req_lk_valid &&
-                  last_id_reg[31:30] == 2'b00 && !evt_wr_ready &&
-                  !(m_evt_valid && m_evt_ready) && !rst;
+                  in_early_busy && !(m_evt_valid && m_evt_ready) && !rst;
     if (req_take) begin
         room_reg <= evt_wr_ready;
         req_queue_reg <= s_drv_req_queue;
@@ -669,8 +668,7 @@ always_comb begin
         // an answer in the take clock leaves nothing behind: no command, no event, idle
         p_now_none: assert (!now_take || (state_next == S_IDLE && !evt_push));
         // a refusal announced from registers is the answer the request gets in its clock
-        p_inv_refuse: assert (!refuse_reg || (state_reg == S_IDLE &&
-                                               last_id_reg[31:30] == 2'b00 && !evt_wr_ready));
+        p_inv_refuse: assert (!refuse_reg || (state_reg == S_IDLE && in_early_busy));
         p_refuse: assert (!m_drv_rsp_refuse || (now_pre && s_drv_req_ready &&
                           (now_rc[31] || (steerable && s_drv_req_lk_hit && in_same_q))));
         // one table command at a time, within the request, under the lock, for its tuple
