@@ -151,6 +151,7 @@ logic [15:0] t_cmd_sport, t_cmd_dport;
 logic [FLT_ID_WIDTH-1:0] t_cmd_id, t_rsp_id;
 logic [QWID-1:0] t_cmd_queue, t_rsp_queue;
 logic [31:0] flt_count;
+logic [FLT_ID_WIDTH-1:0] flt_id_mark;
 // RFS-core commands
 logic rc_cmd_valid, rc_cmd_ready, rc_rsp_valid;
 logic core_cmd_ready;                    // fs_rfs_core's cmd_ready
@@ -310,7 +311,7 @@ logic [3:0] l_class;
 logic [15:0] l_user16;
 logic [TW-1:0] l_tag;
 logic [31:0] l_cmd_seq, l_hash;
-logic l_is_ip, l_hv, l_hit;
+logic l_is_ip, l_hv, l_hit, l_free;
 logic [FLT_ID_WIDTH-1:0] l_id;
 logic [QWID-1:0] l_aq;
 logic gate_open;
@@ -416,6 +417,7 @@ fs_nic_front #(
     .flt_rsp_queue(t_rsp_queue),
     .flt_busy(flt_busy),
     .flt_count(flt_count),
+    .flt_id_mark(flt_id_mark),
     .init_busy(init_busy),
     .s_axis_tdata(s_axis_tdata),
     .s_axis_tkeep(s_axis_tkeep),
@@ -444,12 +446,13 @@ fs_nic_front #(
     .l_hash(l_hash),
     .l_hv(l_hv),
     .l_hit(l_hit),
+    .l_free(l_free),
     .l_id(l_id),
     .l_aq(l_aq)
 );
 
 // ---------------------------------------------------------------- filter table command port
-logic d_cmd_valid, d_cmd_ready, d_cmd_ipv6, flt_lock;
+logic d_cmd_valid, d_cmd_ready, d_cmd_ipv6, d_cmd_posted, flt_lock;
 logic [3:0] d_cmd_op;
 logic [7:0] d_cmd_proto;
 logic [127:0] d_cmd_src, d_cmd_dst;
@@ -504,6 +507,7 @@ logic [TSI_W-1:0] ts_iss_data;
 logic [TSF_W-1:0] ts_flt_data;
 logic [TW-1:0] drv_tag, rec_tag;
 logic [FWS-1:0] ts_stamp_reg [TAGS];
+logic ts_free_reg [TAGS];                // its lookup found a free way in the key's bucket
 assign ts_wr = l_valid && l_ready;
 assign ts_wr_data = {l_cmd_seq, l_user16, l_class, l_tup, l_hash, l_hv};
 
@@ -514,6 +518,7 @@ endfunction
 
 always_ff @(posedge clk) begin
     if (ts_wr) ts_stamp_reg[l_tag] <= l_stamp_reg;
+    if (ts_wr) ts_free_reg[l_tag] <= l_free;
 end
 
 fs_ram_sdp #(.DATA_WIDTH(TSS_W), .ADDR_WIDTH(TW)) tags_rec (
@@ -653,11 +658,19 @@ logic [TW-1:0] drv_pre_tag;
 logic [RQW-1:0] drv_pre_queue;
 logic [1+TUP_W+TSF_W-1:0] drv_pre_word;
 logic drv_own_reg /* verilator public_flat_rd */;
+// with it, the caller's lookup: a free way in its bucket, and its stamp (the driver's fast
+// insert needs both; fresh: no change logged since the lookup, so the bucket is as it saw it)
+logic drv_free_reg;
+logic [FWS-1:0] drv_stamp_reg;
+logic drv_lk_free;
 assign drv_pre_word = tags_drv[drv_pre_tag];
+assign drv_lk_free = drv_free_reg && drv_stamp_reg == fw_stamp;
 always_ff @(posedge clk) begin
     if (m_take) tags_drv[m_tag_reg] <= {m_steerable, m_tup, tsf_wr_data};
     if (drv_pre_valid) begin
         ts_drv_data <= drv_pre_word;
+        drv_free_reg <= ts_free_reg[drv_pre_tag];
+        drv_stamp_reg <= ts_stamp_reg[drv_pre_tag];
         // (the word ends {hit, id, arrival queue}, TSF_W = 1 + 16 + 16)
         drv_own_reg <= drv_pre_word[TSF_W-1] && drv_pre_word[QWID-1:0] == QWID'(drv_pre_queue);
     end
@@ -681,6 +694,7 @@ fs_flt_forward #(
     .dc_key({d_cmd_ipv6, d_cmd_proto, d_cmd_src, d_cmd_dst, d_cmd_sport, d_cmd_dport}),
     .dc_id(d_cmd_id),
     .dc_queue(d_cmd_queue),
+    .dc_posted(d_cmd_posted),
     .dr_valid(t_rsp_valid && !host_wait_reg),
     .dr_err(t_rsp_err),
     .s_load(s_load),
@@ -840,6 +854,8 @@ fs_steer_driver #(
     .s_drv_req_lk_hit(dt_hit),
     .s_drv_req_lk_id(FLT_ID_WIDTH'(dt_id)),
     .s_drv_req_lk_queue(QWID'(dt_aq)),
+    .s_drv_req_lk_free(drv_lk_free),
+    .id_mark(flt_id_mark),
     .m_drv_rsp_valid(rs_valid),
     .m_drv_rsp_ready(rs_ready),
     .m_drv_rsp_rc(rs_rc),
@@ -858,6 +874,7 @@ fs_steer_driver #(
     .m_flt_cmd_dport(d_cmd_dport),
     .m_flt_cmd_id(d_cmd_id),
     .m_flt_cmd_queue(d_cmd_queue),
+    .m_flt_cmd_posted(d_cmd_posted),
     .s_flt_rsp_valid(t_rsp_valid && !host_wait_reg),
     .s_flt_rsp_err(t_rsp_err),
     .s_flt_rsp_id(t_rsp_id),

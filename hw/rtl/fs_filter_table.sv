@@ -8,7 +8,9 @@
 // Bucket of a key: low BUCKET_BITS of the Toeplitz hash with the Microsoft key over
 // (src, dst, sport, dport) (hw/README.md), so the golden model can predict FULL.
 //
-// Lookups: one per clock, fixed latency 4 (input accepted -> m_lookup_valid).
+// Lookups: one per clock, fixed latency 4 (input accepted -> m_lookup_valid); with the hit,
+// whether the key's bucket had a free way (so a driver that saw no change since can predict
+// an INSERT's FULL), and id_mark bounds the ids stored (ID_IN_USE).
 // Commands (INSERT, RETARGET, DELETE, LOOKUP, CLEAR; enum filter_op) run one at a time:
 // a command reads the RAMs once the lookups already accepted have read them (in the clock
 // the last one compares its data, at the earliest the clock after it is taken), new lookups
@@ -46,6 +48,7 @@ module fs_filter_table #(
     output wire                   m_lookup_valid,
     input  wire                   m_lookup_ready,
     output wire                   m_lookup_hit,
+    output wire                   m_lookup_free,   // the key's bucket had a free way
     output wire [ID_WIDTH-1:0]    m_lookup_id,
     output wire [QUEUE_WIDTH-1:0] m_lookup_queue,
     output wire [USER_WIDTH-1:0]  m_lookup_user,
@@ -69,7 +72,9 @@ module fs_filter_table #(
     output wire [QUEUE_WIDTH-1:0] rsp_queue,       // LOOKUP hit / EXISTS: its queue
 
     output wire                   busy,            // a command or the clear sweep is running
-    output wire [31:0]            count            // filters in the table
+    output wire [31:0]            count,           // filters in the table
+    // the highest id an INSERT stored since reset or CLEAR: no filter has a higher one
+    output wire [ID_WIDTH-1:0]    id_mark
 );
 
 `include "flowsteer_regs.vh"
@@ -109,6 +114,7 @@ logic [KEY_W-1:0] cmd_key_reg;
 logic [ID_WIDTH-1:0] cmd_id_reg;
 logic [QUEUE_WIDTH-1:0] cmd_queue_reg;
 logic [31:0] count_reg = '0;
+logic [ID_WIDTH-1:0] id_mark_reg = '0;
 logic rsp_valid_reg = 1'b0;
 logic [3:0] rsp_err_reg;
 logic [ID_WIDTH-1:0] rsp_id_reg;
@@ -123,6 +129,7 @@ logic [WAYS-1:0] hitv3_reg;
 logic [WAYS*ID_WIDTH-1:0] ids3_reg;
 logic [WAYS*QUEUE_WIDTH-1:0] queues3_reg;
 logic hit4_reg;
+logic free3_reg, free4_reg;
 logic [ID_WIDTH-1:0] id4_reg;
 logic [QUEUE_WIDTH-1:0] queue4_reg;
 
@@ -260,11 +267,13 @@ always_ff @(posedge clk) begin
         v3_reg <= v2_reg;
         user3_reg <= user2_reg;
         hitv3_reg <= hitv;
+        free3_reg <= |freev;
         ids3_reg <= rd_ids;
         queues3_reg <= rd_queues;
         v4_reg <= v3_reg;
         user4_reg <= user3_reg;
         hit4_reg <= |hitv3_reg;
+        free4_reg <= free3_reg;
         id4_reg <= '0;
         queue4_reg <= '0;
         for (int w = 0; w < WAYS; w++) begin
@@ -381,6 +390,7 @@ always_ff @(posedge clk) begin
         S_INIT: begin
             sweep_reg <= sweep_reg + 1'b1;
             count_reg <= '0;
+            id_mark_reg <= '0;
             if (sweep_reg == '1) begin
                 state_reg <= S_IDLE;
                 if (op_reg == OP_CLEAR) begin
@@ -445,6 +455,7 @@ always_ff @(posedge clk) begin
                         rsp_id_reg <= cmd_id_reg;
                         rsp_queue_reg <= cmd_queue_reg;
                         count_reg <= count_reg + 1'b1;
+                        if (cmd_id_reg > id_mark_reg) id_mark_reg <= cmd_id_reg;
                     end
                 end
                 OP_LOOKUP: begin
@@ -489,12 +500,14 @@ always_ff @(posedge clk) begin
         sweep_reg <= '0;
         op_reg <= 4'd0;
         count_reg <= '0;
+        id_mark_reg <= '0;
         rsp_valid_reg <= 1'b0;
     end
 end
 
 assign m_lookup_valid = v4_reg;
 assign m_lookup_hit = hit4_reg;
+assign m_lookup_free = free4_reg;
 assign m_lookup_id = id4_reg;
 assign m_lookup_queue = queue4_reg;
 assign m_lookup_user = user4_reg;
@@ -505,14 +518,16 @@ assign rsp_id = rsp_id_reg;
 assign rsp_queue = rsp_queue_reg;
 assign busy = (state_reg != S_IDLE);
 assign count = count_reg;
+assign id_mark = id_mark_reg;
 
 `ifdef FORMAL
 // stream rules on the lookup ports and the command input (hw/formal)
 fs_axis_check #(.WIDTH(1 + 8 + 256 + 32 + USER_WIDTH), .INPUT(1)) f_s (.clk(clk), .rst(rst),
     .valid(s_lookup_valid), .ready(s_lookup_ready),
     .data({s_lookup_ipv6, s_lookup_proto, s_lookup_src, s_lookup_dst, s_lookup_sport, s_lookup_dport, s_lookup_user}));
-fs_axis_check #(.WIDTH(1 + ID_WIDTH + QUEUE_WIDTH + USER_WIDTH), .INPUT(0)) f_m (.clk(clk), .rst(rst),
-    .valid(m_lookup_valid), .ready(m_lookup_ready), .data({m_lookup_hit, m_lookup_id, m_lookup_queue, m_lookup_user}));
+fs_axis_check #(.WIDTH(2 + ID_WIDTH + QUEUE_WIDTH + USER_WIDTH), .INPUT(0)) f_m (.clk(clk), .rst(rst),
+    .valid(m_lookup_valid), .ready(m_lookup_ready),
+    .data({m_lookup_hit, m_lookup_free, m_lookup_id, m_lookup_queue, m_lookup_user}));
 fs_axis_check #(.WIDTH(4 + 1 + 8 + 256 + 32 + ID_WIDTH + QUEUE_WIDTH), .INPUT(1)) f_cmd (.clk(clk), .rst(rst),
     .valid(s_cmd_valid), .ready(s_cmd_ready),
     .data({s_cmd_op, s_cmd_ipv6, s_cmd_proto, s_cmd_src, s_cmd_dst, s_cmd_sport, s_cmd_dport, s_cmd_id, s_cmd_queue}));

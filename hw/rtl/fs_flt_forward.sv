@@ -9,10 +9,13 @@
 // filter state the sequential model gives it:
 //   * change log: every driver INSERT/RETARGET the table answered OK is logged as
 //     {key, id, queue} (the state the tuple's lookups see afterwards: hit, id, queue);
-//     changes are numbered (chg_cnt).
-//   * stamp: a packet takes the change count when its lookup is accepted (lk_stamp; the
-//     table runs commands between lookups, so the lookup saw every change numbered below it,
-//     and maybe the one answered in the same clock: applying a change twice is harmless).
+//     changes are numbered (chg_cnt). A posted one (the driver answered OK before the table
+//     ran it, dc_posted) is logged the clock after the table takes it, its answer ignored.
+//   * stamp: a packet takes the count of changes the table answered when its lookup is
+//     accepted (lk_stamp; the table runs commands between lookups, so the lookup saw every
+//     change numbered below it, and maybe the one answered in the same clock: applying a
+//     change twice is harmless). It is one below chg_cnt while a posted change waits for the
+//     table, so a lookup offered meanwhile keeps its stamp, and scans it.
 //   * scan: before the RFS core the packet applies, in order, the logged changes numbered
 //     from its stamp up to the count: the first in stage S (read as the tag store is read,
 //     compared with the key the read gives) -> load_patch_*, applied as M loads the packet;
@@ -52,6 +55,7 @@ module fs_flt_forward #(
     input  wire [KEY_W-1:0]       dc_key,
     input  wire [ID_WIDTH-1:0]    dc_id,
     input  wire [QUEUE_WIDTH-1:0] dc_queue,
+    input  wire                   dc_posted,       // answered OK already: logged when taken
     input  wire                   dr_valid,
     input  wire [3:0]             dr_err,          // enum filter_err
 
@@ -110,22 +114,31 @@ end
 
 // ---------------------------------------------------------------- change log
 logic [SW-1:0] chg_cnt_reg = '0;
+// changes the table holds: a lookup's stamp (it saw those), so a lookup waiting to be taken
+// keeps its stamp; one behind chg_cnt_reg while a posted change is logged, not yet written
+logic [SW-1:0] land_cnt_reg = '0;
 logic [ENT_W-1:0] log_reg [LOGN];
 logic [ENT_W-1:0] log_rp_reg [LOGN];     // a copy of log_reg for the scan's read (see ld_ent)
 logic [FD_W-1:0] log_fold_reg [LOGN];   // each entry's key fold
 logic dc_change_reg = 1'b0;              // the driver's command in progress can change state
+logic dc_posted_reg = 1'b0;              // ... and was answered OK before the table ran it
+logic post_wr_reg = 1'b0;                // such a command was taken last clock: log it now
 logic [ENT_W-1:0] dc_ent_reg;
 logic [FD_W-1:0] dc_fold_reg;            // ... its key fold
 logic log_wr;                            // the command's change is logged this clock
 
-assign log_wr = dr_valid && dc_change_reg && dr_err == E_OK;
+assign log_wr = (dr_valid && dc_change_reg && !dc_posted_reg && dr_err == E_OK) || post_wr_reg;
 
 always_ff @(posedge clk) begin
+    post_wr_reg <= 1'b0;
     if (dc_take) begin
         dc_change_reg <= (dc_op == OP_INSERT) || (dc_op == OP_RETARGET);
+        dc_posted_reg <= dc_posted;
+        post_wr_reg <= dc_posted && ((dc_op == OP_INSERT) || (dc_op == OP_RETARGET));
         dc_ent_reg <= {dc_key, dc_id, dc_queue};
         dc_fold_reg <= fold(dc_key);
     end
+    if (dr_valid && dc_change_reg && dr_err == E_OK) land_cnt_reg <= land_cnt_reg + SW'(1);
     if (log_wr) begin
         log_reg[chg_cnt_reg[LOG_LOG2-1:0]] <= dc_ent_reg;
         log_rp_reg[chg_cnt_reg[LOG_LOG2-1:0]] <= dc_ent_reg;
@@ -134,11 +147,14 @@ always_ff @(posedge clk) begin
     end
     if (rst) begin
         chg_cnt_reg <= '0;
+        land_cnt_reg <= '0;
         dc_change_reg <= 1'b0;
+        dc_posted_reg <= 1'b0;
+        post_wr_reg <= 1'b0;
     end
 end
 
-assign lk_stamp = chg_cnt_reg;
+assign lk_stamp = land_cnt_reg;
 
 // ---------------------------------------------------------------- lookup window
 logic [WW-1:0] win_reg = '0;             // lookups accepted, record not yet out of the core
@@ -246,6 +262,8 @@ localparam integer F_VW = ID_WIDTH + QUEUE_WIDTH;
 logic f_past_reg = 1'b0;
 logic f_pend_reg = 1'b0;                 // a driver command awaits its response
 logic f_chg_reg;                         // ... an INSERT or RETARGET
+logic f_post_reg = 1'b0;                 // ... posted (answered OK before it ran)
+logic f_post_now_reg = 1'b0;             // a posted change was taken last clock
 logic [ENT_W-1:0] f_cmd_reg;
 logic f_change;                          // a change is logged this clock
 logic [SW-1:0] f_cnt_reg = '0;           // changes logged
@@ -278,7 +296,8 @@ end
 assign f_key = f_key_any;
 `endif
 
-assign f_change = dr_valid && f_pend_reg && f_chg_reg && dr_err == E_OK;
+assign f_change = (dr_valid && f_pend_reg && f_chg_reg && !f_post_reg && dr_err == E_OK) ||
+                  f_post_now_reg;
 assign f_in_range = f_since_reg < f_cnt_reg - f_s_reg;
 // for the invariants: each entry's age (changes logged after it), the scan's end
 logic [SW-1:0] f_age [LOGN];
@@ -315,9 +334,12 @@ end
 always_ff @(posedge clk) begin
     f_past_reg <= !rst;
     if (dr_valid) f_pend_reg <= 1'b0;
+    f_post_now_reg <= 1'b0;
     if (dc_take) begin
         f_pend_reg <= 1'b1;
         f_chg_reg <= (dc_op == OP_INSERT) || (dc_op == OP_RETARGET);
+        f_post_reg <= dc_posted;
+        f_post_now_reg <= dc_posted && ((dc_op == OP_INSERT) || (dc_op == OP_RETARGET));
         f_cmd_reg <= {dc_key, dc_id, dc_queue};
     end
     if (f_change) begin
@@ -346,6 +368,8 @@ always_ff @(posedge clk) begin
     end
     if (rst) begin
         f_pend_reg <= 1'b0;
+        f_post_reg <= 1'b0;
+        f_post_now_reg <= 1'b0;
         f_cnt_reg <= '0;
         f_nchg_reg <= '0;
         f_since_reg <= SW'(LOGN);
@@ -358,6 +382,8 @@ always_comb begin
     if (!rst) begin
         if (dc_take) a_one_cmd: assume (!f_pend_reg || dr_valid);
         if (dr_valid) a_rsp_cmd: assume (f_pend_reg);
+        // a posted change is answered OK (fs_steer_driver's a_post_ok), after its log clock
+        if (dr_valid && f_post_reg) a_post_ok: assume (dr_err == E_OK && !f_post_now_reg);
         if (s_load) a_load_window: assume (f_cnt_reg - s_load_stamp <= F_WIN &&
                                            f_cnt_reg - s_load_stamp <= f_nchg_reg);
         if (f_sv_reg) a_s_window: assume (f_cnt_reg - f_ss_reg <= F_WIN);
@@ -382,7 +408,12 @@ always_ff @(posedge clk) begin
         p_inv_sat: assert (f_nchg_reg <= SW'(LOGN) && f_since_reg <= SW'(LOGN));
         p_inv_log: assert (f_log_ok);
         if (f_pend_reg) p_inv_cmd: assert (dc_change_reg == f_chg_reg && dc_ent_reg == f_cmd_reg &&
-                                           dc_fold_reg == fold(f_cmd_reg[ENT_W-1 -: KEY_W]));
+                                           dc_fold_reg == fold(f_cmd_reg[ENT_W-1 -: KEY_W]) &&
+                                           dc_posted_reg == f_post_reg);
+        p_inv_post: assert (post_wr_reg == f_post_now_reg &&
+                            (!f_post_now_reg || (f_pend_reg && f_chg_reg)));
+        p_inv_land: assert (land_cnt_reg == chg_cnt_reg -
+                            SW'(f_pend_reg && f_post_reg && f_chg_reg && !f_post_now_reg));
         // S: the stamp's entry read with the packet, the scan's next entry after it
         if (f_sv_reg) begin
             p_inv_s_win: assert (f_cnt_reg - f_ss_reg <= f_nchg_reg);
@@ -426,6 +457,9 @@ always_ff @(posedge clk) begin
         // a packet goes past a logged change it did not read (its fold differs), and one reads
         // a change whose fold is its own but whose key is not
         c_fwd_skip: cover (p_go && rp_reg != chg_cnt_reg);
+        // a posted change logged, and later answered by the table (its stamp count follows)
+        c_post_log: cover (post_wr_reg);
+        c_post_land: cover (dr_valid && f_post_reg);
         c_fold_false: cover (sc_pend_reg && sc_fm_reg && !sc_match);
     end
 end

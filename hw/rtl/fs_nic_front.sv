@@ -74,6 +74,7 @@ module fs_nic_front #(
     output wire [QUEUE_WIDTH-1:0]    flt_rsp_queue,
     output wire                      flt_busy,
     output wire [31:0]               flt_count,
+    output wire [FLT_ID_WIDTH-1:0]   flt_id_mark,   // no stored filter id is above it
     // STATUS.INIT_BUSY: from reset until the table's first clear sweep is done
     output wire                      init_busy,
 
@@ -111,6 +112,7 @@ module fs_nic_front #(
     output wire [31:0]               l_hash,        // 0 for a non-IP frame
     output wire                      l_hv,
     output wire                      l_hit,         // filter hit (IP, CTRL.FLT_LOOKUP)
+    output wire                      l_free,        // the lookup found a free way in the bucket
     output wire [FLT_ID_WIDTH-1:0]   l_id,
     output wire [QUEUE_WIDTH-1:0]    l_aq           // arrival queue
 );
@@ -122,7 +124,7 @@ localparam integer UK = (USER_WIDTH < REC_USER_WIDTH) ? USER_WIDTH : REC_USER_WI
 localparam integer PB_W = REC_USER_WIDTH + 4 + TUP_W;        // parse bundle {user, class, tuple}
 localparam integer HU_W = GATE_WIDTH + PB_W;                 // {gate_user, parse bundle}
 localparam integer FU_W = HU_W + 32;                         // + hash
-localparam integer LKB_W = STAMP_WIDTH + FU_W + 1 + FLT_ID_WIDTH + QUEUE_WIDTH;
+localparam integer LKB_W = STAMP_WIDTH + FU_W + 2 + FLT_ID_WIDTH + QUEUE_WIDTH;
 
 // ---------------------------------------------------------------- parser
 logic p_valid, p_ready, p_ipv6, p_ports;
@@ -258,7 +260,7 @@ assign lk_open = lk_ready && lk_room;
 assign g_ready = lk_open && lk_admit;
 assign lk_take = g_valid && g_ready;
 
-logic e_valid, e_ready, e_hit;
+logic e_valid, e_ready, e_hit, e_free;
 logic [FLT_ID_WIDTH-1:0] e_id;
 logic [QUEUE_WIDTH-1:0] e_queue;
 logic [FU_W-1:0] e_user;
@@ -285,6 +287,7 @@ fs_filter_table #(
     .m_lookup_valid(e_valid),
     .m_lookup_ready(e_ready),
     .m_lookup_hit(e_hit),
+    .m_lookup_free(e_free),
     .m_lookup_id(e_id),
     .m_lookup_queue(e_queue),
     .m_lookup_user({e_stamp, e_user}),
@@ -304,7 +307,8 @@ fs_filter_table #(
     .rsp_id(flt_rsp_id),
     .rsp_queue(flt_rsp_queue),
     .busy(flt_busy),
-    .count(flt_count)
+    .count(flt_count),
+    .id_mark(flt_id_mark)
 );
 
 logic init_busy_reg = 1'b1;
@@ -315,7 +319,7 @@ always_ff @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- lookup buffer
-logic f_valid, f_ready, f_hit;
+logic f_valid, f_ready, f_hit, f_free;
 logic [FLT_ID_WIDTH-1:0] f_id;
 logic [QUEUE_WIDTH-1:0] f_queue;
 logic [FU_W-1:0] f_user;
@@ -336,10 +340,10 @@ if (LKF_LOG2 > 0) begin : g_fifo
         .rst(rst),
         .s_evt_valid(e_valid),
         .s_evt_ready(e_ready),
-        .s_evt_data({e_stamp, e_user, e_hit, e_id, e_queue}),
+        .s_evt_data({e_stamp, e_user, e_hit, e_free, e_id, e_queue}),
         .m_evt_valid(f_valid),
         .m_evt_ready(f_ready),
-        .m_evt_data({f_stamp, f_user, f_hit, f_id, f_queue}),
+        .m_evt_data({f_stamp, f_user, f_hit, f_free, f_id, f_queue}),
         .count(unused_count)
     );
     // the admission counts for itself (it also counts lookups still in the table)
@@ -353,10 +357,10 @@ end else begin : g_slice
         .rst(rst),
         .s_valid(e_valid),
         .s_ready(e_ready),
-        .s_data({e_stamp, e_user, e_hit, e_id, e_queue}),
+        .s_data({e_stamp, e_user, e_hit, e_free, e_id, e_queue}),
         .m_valid(f_valid),
         .m_ready(f_ready),
-        .m_data({f_stamp, f_user, f_hit, f_id, f_queue})
+        .m_data({f_stamp, f_user, f_hit, f_free, f_id, f_queue})
     );
 end
 
@@ -370,7 +374,7 @@ logic [QUEUE_WIDTH-1:0] l_queue;
 logic [31:0] unused_l_hash;
 logic unused_l_user;
 logic [FU_W-1:0] l_user_reg;
-logic l_hit_reg;
+logic l_hit_reg, l_free_reg;
 logic [FLT_ID_WIDTH-1:0] l_id_reg;
 logic [QUEUE_WIDTH-1:0] l_fq_reg;
 assign lut_ce = !l_valid || l_ready;
@@ -404,6 +408,7 @@ always_ff @(posedge clk) begin
     if (lut_ce) begin
         l_user_reg <= f_user;
         l_hit_reg <= f_hit && f_is_ip && cfg_flt_lookup;
+        l_free_reg <= f_free;
         l_id_reg <= f_id;
         l_fq_reg <= f_queue;
     end
@@ -417,6 +422,7 @@ assign l_is_ip = (l_class <= 4'(FS_PARSE_CLASS_IPV6_FRAGMENT));
 assign l_hash = l_is_ip ? l_user_reg[31:0] : 32'd0;
 assign l_hv = l_hash != 32'd0;
 assign l_hit = l_hit_reg;
+assign l_free = l_free_reg;
 assign l_id = l_id_reg;
 assign l_aq = l_hit_reg ? l_fq_reg : l_queue;
 
@@ -432,9 +438,9 @@ wire unused_front = &{1'b0, unused_l_hash, unused_l_user, cfg_rss_key[95:0]};
 // within the chain's depth (up to 8 in the parser, 2 per slice, 12 in fs_hash, 4 in the
 // table, the lookup buffer, stage L)
 localparam integer F_FRAMES_MAX = 32 + (1 << LKF_LOG2);
-fs_axis_check #(.WIDTH(GATE_WIDTH + REC_USER_WIDTH + 4 + TUP_W + 32 + 1 + FLT_ID_WIDTH + QUEUE_WIDTH),
+fs_axis_check #(.WIDTH(GATE_WIDTH + REC_USER_WIDTH + 4 + TUP_W + 32 + 2 + FLT_ID_WIDTH + QUEUE_WIDTH),
     .INPUT(0)) f_l (.clk(clk), .rst(rst), .valid(l_valid), .ready(l_ready),
-    .data({l_gate_user, l_user, l_class, l_tup, l_hash, l_hit, l_id, l_aq}));
+    .data({l_gate_user, l_user, l_class, l_tup, l_hash, l_hit, l_free, l_id, l_aq}));
 // the count itself is not needed here (the top uses it for its progress check)
 /* verilator lint_off PINCONNECTEMPTY */
 fs_frames_check #(.MAX(F_FRAMES_MAX), .COUNT_WIDTH(8)) f_frames (.clk(clk), .rst(rst),

@@ -25,7 +25,8 @@
 //         (rfs_fin: their calls answered) and the driver is idle. The packets after it do
 //         not wait at M: drv_hold keeps the driver from taking a call until it has run;
 //   drain (the rest: state the front end reads between the gate and M) closes the gate
-//         while pending and for its ord_done clock; granted with no packet in flight.
+//         while pending and for its ord_done clock; granted with no packet in flight and
+//         the driver idle (a posted INSERT may still be in the filter table).
 // The packets ordered after a placed transaction pass the gate and wait at the issue stage M
 // (their cmd_seq is above done_seq). A frame offered to fs_hash keeps the gate open until it
 // is taken (AXI4-Stream: valid never withdrawn) with the cmd_seq it was offered with; it
@@ -112,7 +113,7 @@ assign ord_grant = ord_req && !init_busy &&
                     (ord_core && placed_reg && ahead_in_core) ||
                     (ord_rec && placed_reg && ahead_rec_reg == '0 && !drv_busy) ||
                     (ord_drv && drv_placed_reg && ahead_fin_reg == '0 && !drv_busy) ||
-                    (!placed_kind && inflight_reg == '0));
+                    (!placed_kind && inflight_reg == '0 && !drv_busy));
 // outside a placed core transaction nothing is in flight ahead of a command (rec: every
 // record out; drain: the pipeline empty; init: no packet yet)
 assign core_cmd_ok = !(placed_reg && ord_core) || ahead_in_core;

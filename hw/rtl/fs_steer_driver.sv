@@ -36,7 +36,12 @@
 // answered with it, negative unless its given lookup hit its own queue (-EBUSY, p_refuse), so
 // the caller can finish the call without the decision in its ready chain. The id allocation
 // also waits until 5 clocks after a counter change (with the lookup given, a request taken
-// less than 5 clocks after the counter last changed waits for it).
+// less than 5 clocks after the counter last changed waits for it). The fast insert: a given
+// miss whose lookup saw a free way with no change logged since (s_drv_req_lk_free) and
+// whose id is above every stored one (id_mark) is answered OK the clock after it is taken
+// (S_POST: counter, add and event then) and its INSERT offered in that clock
+// (m_flt_cmd_posted: fs_flt_forward logs it as the table takes it); the driver stays busy
+// (flt_lock) until the table answers, which must be OK (a_post_ok).
 module fs_steer_driver #(
     // filter id width (1..16); ids >= 2^ID_WIDTH are refused like ids in use
     parameter integer ID_WIDTH = 16,
@@ -71,6 +76,11 @@ module fs_steer_driver #(
     input  wire                      s_drv_req_lk_hit,
     input  wire [ID_WIDTH-1:0]       s_drv_req_lk_id,
     input  wire [QUEUE_WIDTH-1:0]    s_drv_req_lk_queue,
+    // with it: the lookup found a free way in the tuple's bucket and no change has been
+    // logged since (the bucket is as it saw it), so a miss's INSERT cannot meet FULL
+    input  wire                      s_drv_req_lk_free,
+    // the filter table's id_mark: no stored filter's id is above it (no ID_IN_USE above it)
+    input  wire [ID_WIDTH-1:0]       id_mark,
 
     output wire                      m_drv_rsp_valid,
     input  wire                      m_drv_rsp_ready,
@@ -97,6 +107,7 @@ module fs_steer_driver #(
     output wire [15:0]               m_flt_cmd_dport,
     output wire [ID_WIDTH-1:0]       m_flt_cmd_id,
     output wire [QUEUE_WIDTH-1:0]    m_flt_cmd_queue,
+    output wire                      m_flt_cmd_posted,    // an INSERT already answered OK
     input  wire                      s_flt_rsp_valid,     // one-clock pulse per command
     input  wire [3:0]                s_flt_rsp_err,       // enum filter_err
     input  wire [ID_WIDTH-1:0]       s_flt_rsp_id,
@@ -170,7 +181,7 @@ end
 // ---------------------------------------------------------------- state
 localparam [3:0] S_IDLE = 4'd0, S_LOOKUP = 4'd1, S_LOOKUP_WAIT = 4'd2, S_ALLOC = 4'd3,
                  S_INSERT = 4'd4, S_INSERT_WAIT = 4'd5, S_RETARGET = 4'd6,
-                 S_RETARGET_WAIT = 4'd7, S_RSP = 4'd8;
+                 S_RETARGET_WAIT = 4'd7, S_RSP = 4'd8, S_POST = 4'd9, S_PWAIT = 4'd10;
 
 logic [3:0] state_reg = S_IDLE, state_next;
 logic [31:0] rc_reg, rc_next;
@@ -178,6 +189,9 @@ logic [ID_WIDTH-1:0] flt_id_reg, flt_id_next;
 logic [31:0] last_id_reg = '0, last_id_next;
 logic [2:0] settle_reg = SETTLE, settle_next;
 logic room_reg;                      // the event FIFO had room when the request was accepted
+// S_PWAIT: the posted INSERT's answer to the caller, or the command, not yet taken
+logic rsp_owed_reg = 1'b0, rsp_owed_next;
+logic cmd_owed_reg = 1'b0, cmd_owed_next;
 // S_IDLE, counter + 1 in (0, 2^30], the event FIFO full, with no request possible in
 // the last clock that changes any of it (each was answered in its clock: p_refuse)
 logic refuse_reg = 1'b0;
@@ -255,7 +269,7 @@ endfunction
 // comes from the table (S_LOOKUP_WAIT); a given one with the request, decided in its clock.
 logic lk_hit, lk_same_q, lk_refused;
 logic [3:0] lw_next;    // S_LOOKUP_WAIT's next state once the lookup answers
-logic in_same_q, in_refused, in_early_busy;
+logic in_same_q, in_refused, in_early_busy, in_fast;
 logic [3:0] in_next;    // S_IDLE's next state for a request with its lookup given
 logic [31:0] in_rc;
 logic [3:0] al_next, in_draw_next;
@@ -282,10 +296,12 @@ always_comb begin
     // so it is -EBUSY without a step (draw_of), decided without waiting for the id pipeline
     in_early_busy = !evt_wr_ready && last_id_reg[31:30] == 2'b00;
     in_rc = in_refused ? RC_EBUSY : 32'(s_drv_req_lk_id);
+    // a miss whose INSERT must succeed: a free way its lookup saw, an id no filter has
+    in_fast = s_drv_req_lk_free && id_reg[ID_WIDTH-1:0] > id_mark;
     if (s_drv_req_lk_hit) begin
         in_next = (in_same_q || in_refused) ? S_RSP : S_RETARGET;
     end else if (settle_reg == 3'd0) begin
-        in_next = in_draw_next;
+        in_next = (in_draw_next == S_INSERT && in_fast) ? S_POST : in_draw_next;
         in_rc = in_draw_rc;
     end else if (in_early_busy) begin
         in_next = S_RSP;
@@ -336,6 +352,8 @@ always_comb begin
     inc_refusals = 1'b0;
     evt_push = 1'b0;
     evt_retarget = 1'b0;
+    rsp_owed_next = rsp_owed_reg;
+    cmd_owed_next = cmd_owed_reg;
 
     case (state_reg)
         S_IDLE: begin
@@ -431,6 +449,23 @@ always_comb begin
                 state_next = S_IDLE;
             end
         end
+        S_POST: begin
+            // answered OK now, the INSERT offered now: the counter, the add and the event
+            // are this answer's, whatever the handshakes
+            step = 1'b1;
+            inc_adds = 1'b1;
+            evt_push = 1'b1;
+            rsp_owed_next = !m_drv_rsp_ready;
+            cmd_owed_next = !m_flt_cmd_ready;
+            state_next = S_PWAIT;
+        end
+        S_PWAIT: begin
+            if (m_drv_rsp_ready) rsp_owed_next = 1'b0;
+            if (m_flt_cmd_ready) cmd_owed_next = 1'b0;
+            if (s_flt_rsp_valid) begin
+                state_next = (rsp_owed_reg && !m_drv_rsp_ready) ? S_RSP : S_IDLE;
+            end
+        end
         default: begin
             state_next = S_IDLE;
         end
@@ -481,6 +516,8 @@ fs_event_fifo #(
 // ---------------------------------------------------------------- registers
 always_ff @(posedge clk) begin
     state_reg <= state_next;
+    rsp_owed_reg <= rsp_owed_next;
+    cmd_owed_reg <= cmd_owed_next;
     rc_reg <= rc_next;
     flt_id_reg <= flt_id_next;
     last_id_reg <= last_id_next;
@@ -518,6 +555,8 @@ always_ff @(posedge clk) begin
     end
     if (rst) begin
         state_reg <= S_IDLE;
+        rsp_owed_reg <= 1'b0;
+        cmd_owed_reg <= 1'b0;
         last_id_reg <= '0;
         settle_reg <= SETTLE;
         calls_reg <= '0;
@@ -533,16 +572,19 @@ assign s_drv_req_ready = (state_reg == S_IDLE) && !cfg_last_id_wr_valid;
 assign cfg_last_id_wr_ready = (state_reg == S_IDLE);
 assign cfg_last_id = last_id_reg;
 
-assign m_drv_rsp_valid = (state_reg == S_RSP) || fin;
-assign m_drv_rsp_rc = (state_reg == S_RSP) ? rc_reg : fin_rc;
+assign m_drv_rsp_valid = (state_reg == S_RSP) || fin || (state_reg == S_POST) ||
+                        (state_reg == S_PWAIT && rsp_owed_reg);
+assign m_drv_rsp_rc = fin ? fin_rc : rc_reg;
 assign m_drv_rsp_tag = req_tag_reg;
 assign m_drv_rsp_now = now_pre;
 assign m_drv_rsp_now_rc = now_rc;
 assign m_drv_rsp_refuse = refuse_reg && s_drv_req_lk_valid && !cfg_last_id_wr_valid;
 
 assign m_flt_cmd_valid = (state_reg == S_LOOKUP) || (state_reg == S_INSERT) ||
-                         (state_reg == S_RETARGET);
-assign m_flt_cmd_op = (state_reg == S_INSERT) ? OP_INSERT :
+                         (state_reg == S_RETARGET) || (state_reg == S_POST) ||
+                         (state_reg == S_PWAIT && cmd_owed_reg);
+assign m_flt_cmd_posted = (state_reg == S_POST) || (state_reg == S_PWAIT);
+assign m_flt_cmd_op = (state_reg == S_INSERT || m_flt_cmd_posted) ? OP_INSERT :
                       (state_reg == S_RETARGET) ? OP_RETARGET : OP_LOOKUP;
 assign m_flt_cmd_ipv6 = req_ipv6_reg;
 assign m_flt_cmd_proto = req_proto_reg;
@@ -652,15 +694,18 @@ fs_axis_check #(.WIDTH(32), .INPUT(1)) f_cfg (
 fs_axis_check #(.WIDTH(32 + TAG_WIDTH), .INPUT(0)) f_rsp (
     .clk(clk), .rst(rst), .valid(m_drv_rsp_valid), .ready(m_drv_rsp_ready),
     .data({m_drv_rsp_rc, m_drv_rsp_tag}));
-fs_axis_check #(.WIDTH(4 + F_TUP_W + ID_WIDTH + QUEUE_WIDTH), .INPUT(0)) f_cmd (
+fs_axis_check #(.WIDTH(5 + F_TUP_W + ID_WIDTH + QUEUE_WIDTH), .INPUT(0)) f_cmd (
     .clk(clk), .rst(rst), .valid(m_flt_cmd_valid), .ready(m_flt_cmd_ready),
-    .data({m_flt_cmd_op, m_flt_cmd_ipv6, m_flt_cmd_proto, m_flt_cmd_src, m_flt_cmd_dst,
+    .data({m_flt_cmd_op, m_flt_cmd_posted, m_flt_cmd_ipv6, m_flt_cmd_proto, m_flt_cmd_src, m_flt_cmd_dst,
            m_flt_cmd_sport, m_flt_cmd_dport, m_flt_cmd_id, m_flt_cmd_queue}));
 
 always_comb begin
     if (f_past_reg && !rst) begin
         // the table answers a command it took, once, from the clock after
         a_rsp_out: assume (!s_flt_rsp_valid || f_out_reg);
+        // ... and a posted INSERT OK: the driver predicted it (the engine top's simulations
+        // check it, with the table, its id_mark and the lookups' free bits)
+        a_post_ok: assume (!(state_reg == S_PWAIT && s_flt_rsp_valid) || s_flt_rsp_err == E_OK);
 
         // one request at a time, answered once, with its tag
         p_one_req: assert (!s_drv_req_ready || !f_pend_reg);
@@ -672,7 +717,8 @@ always_comb begin
         p_refuse: assert (!m_drv_rsp_refuse || (now_pre && s_drv_req_ready &&
                           (now_rc[31] || (steerable && s_drv_req_lk_hit && in_same_q))));
         // one table command at a time, within the request, under the lock, for its tuple
-        p_cmd_one: assert (!m_flt_cmd_valid || (!f_out_reg && f_pend_reg && flt_lock));
+        p_cmd_one: assert (!m_flt_cmd_valid ||
+                           (!f_out_reg && (f_pend_reg || state_reg == S_PWAIT) && flt_lock));
         p_cmd_lock: assert (!f_out_reg || flt_lock);
         p_cmd_tuple: assert (!m_flt_cmd_valid ||
                              ({m_flt_cmd_ipv6, m_flt_cmd_proto, m_flt_cmd_src, m_flt_cmd_dst,
@@ -690,11 +736,13 @@ always_comb begin
         // progress: what the request does on its own is bounded
         p_self: assert (!f_pend_reg || f_self_reg <= F_SELF);
         // invariants (induction): the state follows the request and the command
-        p_inv_pend: assert (f_pend_reg == (state_reg != S_IDLE));
+        p_inv_pend: assert (f_pend_reg == (state_reg != S_IDLE &&
+                                           !(state_reg == S_PWAIT && !rsp_owed_reg)));
         p_inv_out: assert (f_out_reg == (state_reg == S_LOOKUP_WAIT ||
                                          state_reg == S_INSERT_WAIT ||
-                                         state_reg == S_RETARGET_WAIT));
-        p_inv_state: assert (state_reg <= S_RSP);
+                                         state_reg == S_RETARGET_WAIT ||
+                                         (state_reg == S_PWAIT && !cmd_owed_reg)));
+        p_inv_state: assert (state_reg <= S_PWAIT);
         p_inv_gv: assert (!f_gv_reg || !(state_reg == S_LOOKUP || state_reg == S_LOOKUP_WAIT));
         p_inv_tup: assert (!f_pend_reg ||
                            ({req_ipv6_reg, req_proto_reg, req_src_reg, req_dst_reg,
@@ -709,7 +757,11 @@ always_comb begin
             (state_reg != S_ALLOC || 6'(f_self_reg) + 6'(settle_reg) <= 6'd4) &&
             (state_reg != S_RETARGET || f_self_reg <= 5'd1) &&
             (state_reg != S_RETARGET_WAIT || f_self_reg <= 5'd2) &&
-            (state_reg != S_INSERT || f_self_reg <= F_SELF - 5'd1));
+            (state_reg != S_INSERT || f_self_reg <= F_SELF - 5'd1) &&
+            (state_reg != S_POST || f_self_reg == 5'd0) &&
+            // (S_POST's clock counts only if both its handshakes were taken)
+            (state_reg != S_PWAIT || f_self_reg == 5'd0 ||
+             (f_self_reg == 5'd1 && !rsp_owed_reg && !cmd_owed_reg)));
         p_inv_next: assert (settle_reg > 3'd4 || next_reg == last_id_reg + 32'd1);
         p_inv_mag: assert (settle_reg > 3'd3 ||
                            (neg1_reg == next_reg[31] &&
@@ -721,11 +773,13 @@ always_comb begin
                             (neg3_reg == neg2_reg &&
                              fold_reg == sum_reg[15:0] + {15'd0, sum_reg[16]}));
         // (the room seen at the request lasts until its event: only this driver pushes)
-        p_inv_room: assert (!(f_pend_reg && room_reg && state_reg != S_RSP) ||
+        p_inv_room: assert (!(f_pend_reg && room_reg && state_reg != S_RSP &&
+                              state_reg != S_PWAIT) ||
                             evt_count_int != (EVT_DEPTH_LOG2+1)'(1 << EVT_DEPTH_LOG2));
         // ... and a change is commanded only with that room
         p_inv_room_cmd: assert (room_reg || !(state_reg == S_INSERT ||
                                               state_reg == S_INSERT_WAIT ||
+                                              state_reg == S_POST ||
                                               state_reg == S_RETARGET ||
                                               state_reg == S_RETARGET_WAIT));
 
@@ -743,6 +797,7 @@ always_comb begin
         c_refuse: cover (now_take && m_drv_rsp_refuse && now_rc == RC_EBUSY);
         c_eio: cover (f_rsp_take && m_drv_rsp_rc == RC_EIO);
         c_stalled_rsp: cover (f_rsp_take && f_self_reg == F_SELF);
+        c_posted: cover (state_reg == S_PWAIT && s_flt_rsp_valid && f_added_reg);
     end
 end
 `endif

@@ -213,7 +213,8 @@ localparam integer TUP_W = 1 + 1 + 8 + 128 + 128 + 16 + 16;
 logic [TUP_W-1:0] l_tup;
 logic l_is_ip;
 logic unused_q_valid, unused_gate_pass, unused_g_valid, unused_lk_open, unused_lk_take;
-logic unused_lut_ce, unused_f_stamp, unused_l_gate_user;
+logic unused_lut_ce, unused_f_stamp, unused_l_gate_user, unused_l_free;
+logic [FLT_ID_WIDTH-1:0] unused_id_mark;
 
 fs_nic_front #(
     .DATA_WIDTH(DATA_WIDTH),
@@ -259,6 +260,7 @@ fs_nic_front #(
     .flt_rsp_queue(flt_rsp_queue),
     .flt_busy(flt_busy),
     .flt_count(flt_count),
+    .flt_id_mark(unused_id_mark),
     .init_busy(init_busy),
     .s_axis_tdata(s_axis_tdata),
     .s_axis_tkeep(s_axis_tkeep),
@@ -287,6 +289,7 @@ fs_nic_front #(
     .l_hash(m_rec_hash),
     .l_hv(m_rec_hash_valid),
     .l_hit(m_rec_flt_hit),
+    .l_free(unused_l_free),
     .l_id(m_rec_flt_id),
     .l_aq(m_rec_queue)
 );
@@ -301,7 +304,8 @@ assign m_rec_dport = l_tup[15:0];
 
 // the engine's seams (order gate, lookup admission) are not used here
 wire unused_nic = &{1'b0, unused_q_valid, unused_gate_pass, unused_g_valid, unused_lk_open,
-                    unused_lk_take, unused_lut_ce, unused_f_stamp, unused_l_gate_user, l_is_ip};
+                    unused_lk_take, unused_lut_ce, unused_f_stamp, unused_l_gate_user, l_is_ip,
+                    unused_l_free, unused_id_mark};
 
 endmodule
 

@@ -41,6 +41,7 @@ module tb_fs_steer_driver #(
     input  wire                      s_drv_req_lk_hit,
     input  wire [ID_WIDTH-1:0]       s_drv_req_lk_id,
     input  wire [QUEUE_WIDTH-1:0]    s_drv_req_lk_queue,
+    input  wire                      s_drv_req_lk_free,   // the bench's claim: a free way
 
     output wire                      m_drv_rsp_valid,
     input  wire                      m_drv_rsp_ready,
@@ -134,6 +135,8 @@ fs_steer_driver #(
     .s_drv_req_lk_hit(s_drv_req_lk_hit),
     .s_drv_req_lk_id(s_drv_req_lk_id),
     .s_drv_req_lk_queue(s_drv_req_lk_queue),
+    .s_drv_req_lk_free(s_drv_req_lk_free),
+    .id_mark(flt_id_mark),
     .m_drv_rsp_valid(m_drv_rsp_valid),
     .m_drv_rsp_ready(m_drv_rsp_ready),
     .m_drv_rsp_rc(m_drv_rsp_rc),
@@ -152,6 +155,7 @@ fs_steer_driver #(
     .m_flt_cmd_dport(drv_cmd_dport),
     .m_flt_cmd_id(drv_cmd_id),
     .m_flt_cmd_queue(drv_cmd_queue),
+    .m_flt_cmd_posted(unused_cmd_posted),
     .s_flt_rsp_valid(drv_rsp_valid),
     .s_flt_rsp_err(rsp_err),
     .s_flt_rsp_id(rsp_id),
@@ -210,6 +214,8 @@ end
 
 // the lookup port stays idle; its outputs are not needed here
 wire                   unused_lookup_ready, unused_lookup_valid, unused_lookup_hit;
+wire                   unused_lookup_free, unused_cmd_posted;
+wire [ID_WIDTH-1:0]    flt_id_mark;
 wire [ID_WIDTH-1:0]    unused_lookup_id;
 wire [QUEUE_WIDTH-1:0] unused_lookup_queue;
 wire [0:0]             unused_lookup_user;
@@ -235,6 +241,7 @@ fs_filter_table #(
     .m_lookup_valid(unused_lookup_valid),
     .m_lookup_ready(1'b1),
     .m_lookup_hit(unused_lookup_hit),
+    .m_lookup_free(unused_lookup_free),
     .m_lookup_id(unused_lookup_id),
     .m_lookup_queue(unused_lookup_queue),
     .m_lookup_user(unused_lookup_user),
@@ -254,7 +261,8 @@ fs_filter_table #(
     .rsp_id(rsp_id),
     .rsp_queue(rsp_queue),
     .busy(flt_busy),
-    .count(flt_count)
+    .count(flt_count),
+    .id_mark(flt_id_mark)
 );
 
 endmodule
