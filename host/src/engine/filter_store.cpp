@@ -25,6 +25,13 @@ FilterStore::FilterStore(unsigned bucket_bits, unsigned ways, unsigned id_bits)
   where_.assign(size_t(1) << id_bits, -1);
 }
 
+bool FilterStore::has_free_way(const FlowTuple& t) const {
+  size_t base = size_t(filter_bucket(t, bucket_bits_)) * ways_;
+  for (unsigned w = 0; w < ways_; ++w)
+    if (!slots_[base + w].valid) return true;
+  return false;
+}
+
 FilterErr FilterStore::insert(const FlowTuple& t, uint32_t id, uint16_t queue) {
   if (id >= where_.size() || where_[id] >= 0) return FilterErr::kIdInUse;
   size_t base = size_t(filter_bucket(t, bucket_bits_)) * ways_;

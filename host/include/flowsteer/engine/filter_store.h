@@ -34,6 +34,8 @@ class FilterStore {
   FilterErr remove(uint32_t id);
   void clear();
   std::optional<FilterHit> lookup(const FlowTuple& t) const;
+  // t's bucket has a way an INSERT could take (what the RTL's lookup reports with its hit)
+  bool has_free_way(const FlowTuple& t) const;
   const FlowTuple* tuple_of(uint32_t id) const;
 
   size_t size() const { return live_; }
