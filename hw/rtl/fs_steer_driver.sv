@@ -301,7 +301,7 @@ always_comb begin
     if (s_drv_req_lk_hit) begin
         in_next = (in_same_q || in_refused) ? S_RSP : S_RETARGET;
     end else if (settle_reg == 3'd0) begin
-        in_next = (in_draw_next == S_INSERT && in_fast) ? S_POST : in_draw_next;
+        in_next = in_draw_next;
         in_rc = in_draw_rc;
     end else if (in_early_busy) begin
         in_next = S_RSP;
@@ -475,9 +475,10 @@ always_comb begin
     if (state_reg == S_LOOKUP_WAIT && s_flt_rsp_valid) begin
         state_next = lw_next;
     end
-    // so does a given request's (the queue compare last, not through the case)
+    // so does a given request's (the queue compare last, not through the case); the fast
+    // insert's choice after it, so the answer-now decision (now_pre) does not see id_mark
     if (in_take) begin
-        state_next = in_next;
+        state_next = (in_next == S_INSERT && in_fast) ? S_POST : in_next;
         rc_next = in_rc;
     end
     // answered with the request: nothing to hold
