@@ -43,6 +43,7 @@ JOBS=(
   "order_gate        fs_order_gate     minimum  20  4  0  -"
   "reg_sequencer     fs_reg_sequencer  minimum  12  4  0  -"
   "flt_forward       fs_flt_forward    minimum  24  6  0  -"
+  "bucket_watch      fs_bucket_watch   formal   20  4  0  -"
   "steer_driver      fs_steer_driver   minimum  33  4  0  no_evt_stall.ys"
   "rfs_core          fs_rfs_core       formal   25  0  1  -"
   "parser            fs_parser         minimum  23  4  0  -"

@@ -7,7 +7,8 @@
 // record's fields); STEER_ADDS, STEER_RETARGETS, EVENTS and EVT_REFUSALS come from the steer
 // driver's own counters, RFS_FWD and RFS_HZD_STALL from fs_rfs_core's statistics and
 // HAZARD_STALLS, REPLAY_STALLS, FWD_WINDOW_STALLS and DRV_HOLD_STALLS count the clocks of the
-// pipeline's stall causes (docs/engine-top.md "Hazards inside the packet pipeline"). The block counters cannot be cleared, so a
+// pipeline's stall causes (docs/engine-top.md "Hazards inside the packet pipeline"), FAST_ADDS
+// the driver's posted INSERTs (docs/engine-top.md "FAST INSERT"). The block counters cannot be cleared, so a
 // clear keeps their value as a base. cnt_value is registered (valid the clock after
 // cnt_index). evt_overflow_set pulses the clock after the driver refused an event.
 module fs_counters (
@@ -28,6 +29,7 @@ module fs_counters (
     input  wire         replay_busy,       // flushed packets are being presented again
     input  wire         fwd_window_full,   // a lookup waits: the forwarding window is full
     input  wire         drv_hold_wait,     // a driver call waits for an event-FIFO transaction
+    input  wire         fast_add,          // the table takes a posted INSERT (a fast insert)
     input  wire [63:0]  stat_steer_adds,
     input  wire [63:0]  stat_steer_retargets,
     input  wire [63:0]  stat_evt_refusals,
@@ -49,7 +51,7 @@ localparam [2:0] P_DRV_ERROR = 3'(FS_SET_RPS_CPU_PATH_DRIVER_ERROR);
 logic [63:0] cnt_value_reg = 64'd0;
 logic evt_overflow_set_reg = 1'b0;
 logic [63:0] hazard_stalls_reg = 64'd0, replay_stalls_reg = 64'd0, window_stalls_reg = 64'd0;
-logic [63:0] drv_hold_stalls_reg = 64'd0;
+logic [63:0] drv_hold_stalls_reg = 64'd0, fast_adds_reg = 64'd0;
 
 logic [63:0] c_pkts_reg = 64'd0, c_hashed_reg = 64'd0, c_hits_reg = 64'd0, c_cpu_reg = 64'd0;
 logic [63:0] c_calls_reg = 64'd0, c_skips_reg = 64'd0, c_errors_reg = 64'd0, c_dels_reg = 64'd0;
@@ -96,6 +98,7 @@ always_comb begin
         5'(FS_COUNTER_REPLAY_STALLS): sel_raw = replay_stalls_reg;
         5'(FS_COUNTER_FWD_WINDOW_STALLS): sel_raw = window_stalls_reg;
         5'(FS_COUNTER_DRV_HOLD_STALLS): sel_raw = drv_hold_stalls_reg;
+        5'(FS_COUNTER_FAST_ADDS): sel_raw = fast_adds_reg;
         default: begin
             sel_raw = 64'd0;
             for (int k = 0; k < 12; k++) begin
@@ -154,11 +157,13 @@ always_ff @(posedge clk) begin
     if (replay_busy) replay_stalls_reg <= replay_stalls_reg + 64'd1;
     if (fwd_window_full) window_stalls_reg <= window_stalls_reg + 64'd1;
     if (drv_hold_wait) drv_hold_stalls_reg <= drv_hold_stalls_reg + 64'd1;
+    if (fast_add) fast_adds_reg <= fast_adds_reg + 64'd1;
     if (cnt_clear || rst) begin
         hazard_stalls_reg <= 64'd0;
         replay_stalls_reg <= 64'd0;
         window_stalls_reg <= 64'd0;
         drv_hold_stalls_reg <= 64'd0;
+        fast_adds_reg <= 64'd0;
     end
 end
 

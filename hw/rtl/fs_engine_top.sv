@@ -299,6 +299,9 @@ logic q_valid /* verilator public_flat_rd */;
 logic gate_pass /* verilator public_flat_rd */;
 logic g_valid /* verilator public_flat_rd */, lk_open /* verilator public_flat_rd */;
 logic lk_take;
+logic [31:0] unused_lk_cmd_seq;
+logic [TW-1:0] lk_tag;
+logic [FLT_BUCKET_BITS-1:0] lk_bucket;
 logic l_valid /* verilator public_flat_rd */, l_ready /* verilator public_flat_rd */;
 logic lut_ce;
 logic fw_lk_room /* verilator public_flat_rd */;
@@ -434,6 +437,8 @@ fs_nic_front #(
     .lk_stamp(fw_stamp),
     .lk_open(lk_open),
     .lk_take(lk_take),
+    .lk_gate_user({unused_lk_cmd_seq, lk_tag}),
+    .lk_bucket(lk_bucket),
     .l_valid(l_valid),
     .l_ready(l_ready),
     .lut_ce(lut_ce),
@@ -658,19 +663,18 @@ logic [TW-1:0] drv_pre_tag;
 logic [RQW-1:0] drv_pre_queue;
 logic [1+TUP_W+TSF_W-1:0] drv_pre_word;
 logic drv_own_reg /* verilator public_flat_rd */;
-// with it, the caller's lookup: a free way in its bucket, and its stamp (the driver's fast
-// insert needs both; fresh: no change logged since the lookup, so the bucket is as it saw it)
+// with it, whether the caller's lookup found a free way in its bucket, and (fs_bucket_watch)
+// whether no change was logged in that bucket since: the driver's fast insert needs both
 logic drv_free_reg;
-logic [FWS-1:0] drv_stamp_reg;
+logic drv_fresh;
 logic drv_lk_free;
 assign drv_pre_word = tags_drv[drv_pre_tag];
-assign drv_lk_free = drv_free_reg && drv_stamp_reg == fw_stamp;
+assign drv_lk_free = drv_free_reg && drv_fresh;
 always_ff @(posedge clk) begin
     if (m_take) tags_drv[m_tag_reg] <= {m_steerable, m_tup, tsf_wr_data};
     if (drv_pre_valid) begin
         ts_drv_data <= drv_pre_word;
         drv_free_reg <= ts_free_reg[drv_pre_tag];
-        drv_stamp_reg <= ts_stamp_reg[drv_pre_tag];
         // (the word ends {hit, id, arrival queue}, TSF_W = 1 + 16 + 16)
         drv_own_reg <= drv_pre_word[TSF_W-1] && drv_pre_word[QWID-1:0] == QWID'(drv_pre_queue);
     end
@@ -678,6 +682,7 @@ end
 
 // ---------------------------------------------------------------- filter forwarding
 logic fw_scan /* verilator public_flat_rd */;
+logic fw_chg_log;
 fs_flt_forward #(
     .KEY_W(KEY_W),
     .ID_WIDTH(FLT_ID_WIDTH),
@@ -697,6 +702,7 @@ fs_flt_forward #(
     .dc_posted(d_cmd_posted),
     .dr_valid(t_rsp_valid && !host_wait_reg),
     .dr_err(t_rsp_err),
+    .chg_log(fw_chg_log),
     .s_load(s_load),
     .s_load_stamp(ts_stamp_reg[ip_reg]),
     .s_key(key_of(ts_iss_data[TSI_W-TS_TUP_HI-1 -: TUP_W])),
@@ -712,6 +718,23 @@ fs_flt_forward #(
     .patch_queue(fw_patch_queue),
     .core_exit(rec_accept),
     .stat_scan(fw_scan)
+);
+
+fs_bucket_watch #(
+    .TAG_W(TW),
+    .BUCKET_BITS(FLT_BUCKET_BITS)
+) bucket_watch (
+    .clk(clk),
+    .rst(rst),
+    .lk_take(lk_take),
+    .lk_tag(lk_tag),
+    .lk_bucket(lk_bucket),
+    .dc_take(d_cmd_valid && d_cmd_ready),
+    .dc_key({d_cmd_ipv6, d_cmd_proto, d_cmd_src, d_cmd_dst, d_cmd_sport, d_cmd_dport}),
+    .chg_log(fw_chg_log),
+    .rd_load(drv_pre_valid),
+    .rd_tag(drv_pre_tag),
+    .rd_clean(drv_fresh)
 );
 
 // ---------------------------------------------------------------- RFS core
@@ -1016,6 +1039,7 @@ fs_counters counters (
     .replay_busy(rp_busy_reg),
     .fwd_window_full(fwd_window_full),
     .drv_hold_wait(drv_hold_wait),
+    .fast_add(d_cmd_valid && d_cmd_ready && d_cmd_posted),
     .stat_steer_adds(st_adds),
     .stat_steer_retargets(st_retargets),
     .stat_evt_refusals(st_refusals),

@@ -5,8 +5,7 @@
 // Exact-match filter table for IPv4/IPv6 5-tuples (the engine's flow director).
 // WAYS-way set-associative: 2^BUCKET_BITS buckets of WAYS entries, one block RAM per way,
 // plus an id map (2^ID_WIDTH words: valid, bucket, way) so filters are addressed by id.
-// Bucket of a key: low BUCKET_BITS of the Toeplitz hash with the Microsoft key over
-// (src, dst, sport, dport) (hw/README.md), so the golden model can predict FULL.
+// Bucket of a key: fs_flt_bucket (so the golden model can predict FULL).
 //
 // Lookups: one per clock, fixed latency 4 (input accepted -> m_lookup_valid); with the hit,
 // whether the key's bucket had a free way (so a driver that saw no change since can predict
@@ -74,7 +73,9 @@ module fs_filter_table #(
     output wire                   busy,            // a command or the clear sweep is running
     output wire [31:0]            count,           // filters in the table
     // the highest id an INSERT stored since reset or CLEAR: no filter has a higher one
-    output wire [ID_WIDTH-1:0]    id_mark
+    output wire [ID_WIDTH-1:0]    id_mark,
+    // the bucket (fs_flt_bucket) of the lookup accepted last clock
+    output wire [BUCKET_BITS-1:0] lk1_bucket
 );
 
 `include "flowsteer_regs.vh"
@@ -84,8 +85,6 @@ localparam integer ENT_W = 1 + KEY_W + ID_WIDTH + QUEUE_WIDTH;   // valid, key, 
 localparam integer WAY_BITS = (WAYS > 1) ? $clog2(WAYS) : 1;
 localparam integer MAP_W = 1 + BUCKET_BITS + WAY_BITS;           // valid, bucket, way
 localparam integer SWEEP_BITS = (BUCKET_BITS > ID_WIDTH) ? BUCKET_BITS : ID_WIDTH;
-// the Microsoft RSS key (spec 6.5), bytes 0..39
-localparam [319:0] MS_KEY = 320'h6d5a56da255b0ec24167253d43a38fb0d0ca2bcbae7b30b477cb2da38030f20c6a42b73bbeac01fa;
 
 localparam [3:0] OP_INSERT = 4'(FS_FILTER_OP_INSERT);
 localparam [3:0] OP_RETARGET = 4'(FS_FILTER_OP_RETARGET);
@@ -140,24 +139,6 @@ assign s_cmd_ready = (state_reg == S_IDLE);
 
 wire lookup_take = s_lookup_valid && s_lookup_ready;
 wire cmd_take = s_cmd_valid && s_cmd_ready;
-
-// ---------------------------------------------------------------- bucket function
-// Toeplitz with a constant key over the 36-byte IPv6 or 12-byte IPv4 input: XOR trees.
-function automatic [BUCKET_BITS-1:0] bucket_of(input [KEY_W-1:0] k);
-    logic [287:0] tin;
-    logic [31:0] h;
-    // key layout: {ipv6, proto, src, dst, sport, dport}
-    if (k[KEY_W-1]) begin
-        tin = k[287:0];
-    end else begin
-        tin = {k[287:256], k[159:128], k[31:0], 192'd0};
-    end
-    h = '0;
-    for (int i = 0; i < 288; i++) begin
-        h = h ^ ({32{tin[287-i]}} & MS_KEY[288-i +: 32]);
-    end
-    bucket_of = h[BUCKET_BITS-1:0];
-endfunction
 
 // ---------------------------------------------------------------- RAMs
 logic rd_en;
@@ -299,7 +280,8 @@ logic [WAY_BITS-1:0] map_way, hold_way;
 logic [KEY_W-1:0] lookup_key1;
 
 assign lookup_key1 = key1_reg;
-assign cmd_bucket = bucket_of(cmd_key_reg);
+fs_flt_bucket #(.BUCKET_BITS(BUCKET_BITS)) cmd_bucket_of (.key(cmd_key_reg), .bucket(cmd_bucket));
+fs_flt_bucket #(.BUCKET_BITS(BUCKET_BITS)) lk1_bucket_of (.key(lookup_key1), .bucket(lk1_bucket));
 assign map_valid = map_rd_data[MAP_W-1];
 assign map_bucket = map_rd_data[WAY_BITS +: BUCKET_BITS];
 assign map_way = map_rd_data[WAY_BITS-1:0];
@@ -314,7 +296,7 @@ assign drain_go = !v1_reg && (!v2_reg || ce);
 always_comb begin
     // reads: the lookup in stage 1 while idle, the command in S_DRAIN / RETARGET in S_EVAL
     rd_en = ce;
-    rd_bucket = bucket_of(lookup_key1);
+    rd_bucket = lk1_bucket;
     map_rd_en = 1'b0;
     map_rd_addr = cmd_id_reg;
     if (state_reg == S_DRAIN && !v1_reg) begin

@@ -58,6 +58,7 @@ module fs_flt_forward #(
     input  wire                   dc_posted,       // answered OK already: logged when taken
     input  wire                   dr_valid,
     input  wire [3:0]             dr_err,          // enum filter_err
+    output wire                   chg_log,         // a change is logged this clock
 
     // stage S: the packet read from the tag store, before M
     input  wire                   s_load,          // a packet is read into S
@@ -126,19 +127,24 @@ logic post_wr_reg = 1'b0;                // such a command was taken last clock:
 logic [ENT_W-1:0] dc_ent_reg;
 logic [FD_W-1:0] dc_fold_reg;            // ... its key fold
 logic log_wr;                            // the command's change is logged this clock
+logic dc_is_change;                      // the command taken is an INSERT or RETARGET
+logic dr_chg_ok;                         // the table answered the command's change OK
 
-assign log_wr = (dr_valid && dc_change_reg && !dc_posted_reg && dr_err == E_OK) || post_wr_reg;
+assign dc_is_change = (dc_op == OP_INSERT) || (dc_op == OP_RETARGET);
+assign dr_chg_ok = dr_valid && dc_change_reg && dr_err == E_OK;
+assign log_wr = (dr_chg_ok && !dc_posted_reg) || post_wr_reg;
+assign chg_log = log_wr;
 
 always_ff @(posedge clk) begin
     post_wr_reg <= 1'b0;
     if (dc_take) begin
-        dc_change_reg <= (dc_op == OP_INSERT) || (dc_op == OP_RETARGET);
+        dc_change_reg <= dc_is_change;
         dc_posted_reg <= dc_posted;
-        post_wr_reg <= dc_posted && ((dc_op == OP_INSERT) || (dc_op == OP_RETARGET));
+        post_wr_reg <= dc_posted && dc_is_change;
         dc_ent_reg <= {dc_key, dc_id, dc_queue};
         dc_fold_reg <= fold(dc_key);
     end
-    if (dr_valid && dc_change_reg && dr_err == E_OK) land_cnt_reg <= land_cnt_reg + SW'(1);
+    if (dr_chg_ok) land_cnt_reg <= land_cnt_reg + SW'(1);
     if (log_wr) begin
         log_reg[chg_cnt_reg[LOG_LOG2-1:0]] <= dc_ent_reg;
         log_rp_reg[chg_cnt_reg[LOG_LOG2-1:0]] <= dc_ent_reg;
@@ -337,9 +343,9 @@ always_ff @(posedge clk) begin
     f_post_now_reg <= 1'b0;
     if (dc_take) begin
         f_pend_reg <= 1'b1;
-        f_chg_reg <= (dc_op == OP_INSERT) || (dc_op == OP_RETARGET);
+        f_chg_reg <= dc_is_change;
         f_post_reg <= dc_posted;
-        f_post_now_reg <= dc_posted && ((dc_op == OP_INSERT) || (dc_op == OP_RETARGET));
+        f_post_now_reg <= dc_posted && dc_is_change;
         f_cmd_reg <= {dc_key, dc_id, dc_queue};
     end
     if (f_change) begin

@@ -98,6 +98,8 @@ module fs_nic_front #(
     input  wire [STAMP_WIDTH-1:0]    lk_stamp,
     output wire                      lk_open,       // table ready and buffer room
     output wire                      lk_take,       // it looks the table up this clock
+    output wire [GATE_WIDTH-1:0]     lk_gate_user,  // ... its gate sideband
+    output wire [FLT_BUCKET_BITS-1:0] lk_bucket,    // ... its key's bucket, the clock after
 
     // stage L: one frame's fields while the LUT reads, then until l_ready
     output wire                      l_valid,
@@ -259,6 +261,7 @@ assign g_tup = g_user[32 +: TUP_W];
 assign lk_open = lk_ready && lk_room;
 assign g_ready = lk_open && lk_admit;
 assign lk_take = g_valid && g_ready;
+assign lk_gate_user = g_user[FU_W-1 -: GATE_WIDTH];
 
 logic e_valid, e_ready, e_hit, e_free;
 logic [FLT_ID_WIDTH-1:0] e_id;
@@ -308,7 +311,8 @@ fs_filter_table #(
     .rsp_queue(flt_rsp_queue),
     .busy(flt_busy),
     .count(flt_count),
-    .id_mark(flt_id_mark)
+    .id_mark(flt_id_mark),
+    .lk1_bucket(lk_bucket)
 );
 
 logic init_busy_reg = 1'b1;

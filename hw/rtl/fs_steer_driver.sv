@@ -35,8 +35,8 @@
 // full, m_drv_rsp_refuse says so from registers alone, a clock ahead: every request is then
 // answered with it, negative unless its given lookup hit its own queue (-EBUSY, p_refuse), so
 // the caller can finish the call without the decision in its ready chain. The id allocation
-// also waits until 5 clocks after a counter change (with the lookup given, a request taken
-// less than 5 clocks after the counter last changed waits for it). The fast insert: a given
+// waits until 5 clocks after a counter write (with the lookup given, a request taken less
+// than 5 clocks after it waits); a drawn id steps the id with the counter, no wait. The fast insert: a given
 // miss whose lookup saw a free way with no change logged since (s_drv_req_lk_free) and
 // whose id is above every stored one (id_mark) is answered OK the clock after it is taken
 // (S_POST: counter, add and event then) and its INSERT offered in that clock
@@ -166,7 +166,7 @@ localparam [31:0] RC_EADDRINUSE = ~32'd98 + 32'd1;
 localparam [7:0] PROTO_TCP = 8'd6;
 localparam [7:0] PROTO_UDP = 8'd17;
 
-// clocks for the id pipeline to follow a counter change (last_id_reg -> id_reg)
+// clocks for the id pipeline to follow a counter write (last_id_reg -> id_reg)
 localparam [2:0] SETTLE = 3'd5;
 
 localparam integer EVT_W = 1 + ID_WIDTH + QUEUE_WIDTH + 32 + 32 + 1 + 8 + 128 + 128 + 16 + 16;
@@ -226,24 +226,45 @@ logic [31:0] mag_reg;                // |next|
 logic neg1_reg, neg2_reg, neg3_reg;
 logic [16:0] sum_reg;                // |next|[31:16] + |next|[15:0]
 logic [15:0] fold_reg;               // = |next| (mod 0xFFFF), 0..0xFFFF
-logic [31:0] id_reg;                 // the signed id
+logic [16:0] id_reg;                 // the signed id (|id| < 0xFFFF), 17 bits
+logic [31:0] id_ext;                 // ... extended
 logic [15:0] rem;
 logic id_fits;
 
 always_comb begin
     rem = (fold_reg == 16'hFFFF) ? 16'd0 : fold_reg;
-    id_fits = (id_reg >> ID_WIDTH) == 32'd0;
+    id_ext = {{15{id_reg[16]}}, id_reg};
+    id_fits = (id_ext >> ID_WIDTH) == 32'd0;
+end
+
+// A step (the counter + 1) needs no pipeline: next_reg and id_reg step with it (id_step), so
+// ids are drawn on consecutive clocks; only a counter write waits for the pipeline (SETTLE).
+logic [16:0] id_step;                // the id of counter + 2
+always_comb begin
+    if (next_reg == 32'h7FFFFFFF) begin
+        id_step = 17'h18000;             // -2^31 % 0xFFFF = -2^15 (2^16 = 1 mod 0xFFFF)
+    end else if (!next_reg[31] && id_reg == 17'd65534) begin
+        id_step = 17'd0;
+    end else if (next_reg[31] && id_reg == 17'd0) begin
+        id_step = 17'h10002;             // -0xFFFE: |next| falls from a multiple of 0xFFFF
+    end else begin
+        id_step = id_reg + 17'd1;
+    end
 end
 
 always_ff @(posedge clk) begin
-    next_reg <= last_id_reg + 32'd1;
+    next_reg <= step ? next_reg + 32'd1 : last_id_reg + 32'd1;
     mag_reg <= next_reg[31] ? (32'd0 - next_reg) : next_reg;
     neg1_reg <= next_reg[31];
     sum_reg <= {1'b0, mag_reg[31:16]} + {1'b0, mag_reg[15:0]};
     neg2_reg <= neg1_reg;
     fold_reg <= sum_reg[15:0] + {15'd0, sum_reg[16]};
     neg3_reg <= neg2_reg;
-    id_reg <= neg3_reg ? (32'd0 - {16'd0, rem}) : {16'd0, rem};
+    if (settle_reg != 3'd0) begin
+        id_reg <= neg3_reg ? (17'd0 - {1'b0, rem}) : {1'b0, rem};
+    end else if (step) begin
+        id_reg <= id_step;
+    end
 end
 
 // ---------------------------------------------------------------- control
@@ -277,9 +298,9 @@ logic [31:0] al_rc, in_draw_rc;
 logic al_step, al_refused, in_draw_step, in_draw_refused;
 logic evt_wr_ready;
 always_comb begin
-    {al_next, al_rc, al_step, al_refused} = draw_of(id_reg, id_fits, room_reg);
+    {al_next, al_rc, al_step, al_refused} = draw_of(id_ext, id_fits, room_reg);
     {in_draw_next, in_draw_rc, in_draw_step, in_draw_refused} =
-        draw_of(id_reg, id_fits, evt_wr_ready);
+        draw_of(id_ext, id_fits, evt_wr_ready);
     lk_hit = s_flt_rsp_err == E_OK;
     lk_same_q = s_flt_rsp_queue == req_queue_reg;
     lk_refused = lk_hit && !lk_same_q && !room_reg;
@@ -487,7 +508,6 @@ always_comb begin
     end
     if (step) begin
         last_id_next = next_reg;
-        settle_next = SETTLE;
     end
 end
 
@@ -643,7 +663,7 @@ assign f_mag = f_next[31] ? 32'd0 - f_next : f_next;
 assign f_s = {1'b0, f_mag[31:16]} + {1'b0, f_mag[15:0]};
 assign f_fold = f_s[15:0] + {15'd0, f_s[16]};
 assign f_q = 32'(f_mag[31:16]) + 32'(f_s[16]) + 32'(f_fold == 16'hFFFF);
-assign f_rem = f_next[31] ? 16'(32'd0 - id_reg) : id_reg[15:0];
+assign f_rem = f_next[31] ? 16'(32'd0 - id_ext) : id_ext[15:0];
 assign f_cmd_take = m_flt_cmd_valid && m_flt_cmd_ready;
 assign f_req_take = s_drv_req_valid && s_drv_req_ready;
 assign f_rsp_take = m_drv_rsp_valid && m_drv_rsp_ready;
@@ -733,7 +753,7 @@ always_comb begin
                            last_id_reg == f_last_d_reg + 32'd1);
         p_id: assert (settle_reg != 3'd0 ||
                       (f_mag == (f_q << 16) - f_q + 32'(f_rem) && f_rem != 16'hFFFF &&
-                       id_reg == (f_next[31] ? 32'd0 - 32'(f_rem) : 32'(f_rem))));
+                       id_ext == (f_next[31] ? 32'd0 - 32'(f_rem) : 32'(f_rem))));
         // progress: what the request does on its own is bounded
         p_self: assert (!f_pend_reg || f_self_reg <= F_SELF);
         // invariants (induction): the state follows the request and the command
@@ -763,14 +783,20 @@ always_comb begin
             // (S_POST's clock counts only if both its handshakes were taken)
             (state_reg != S_PWAIT || f_self_reg == 5'd0 ||
              (f_self_reg == 5'd1 && !rsp_owed_reg && !cmd_owed_reg)));
+        // (a settled pipeline's later stages lag a step: id_reg steps itself, p_id)
         p_inv_next: assert (settle_reg > 3'd4 || next_reg == last_id_reg + 32'd1);
-        p_inv_mag: assert (settle_reg > 3'd3 ||
+        p_inv_step: assert (!step || settle_reg == 3'd0);
+        // (a drawn id's states: the counter is written only in S_IDLE)
+        p_inv_drawn: assert (settle_reg == 3'd0 || !(state_reg == S_INSERT ||
+                                                     state_reg == S_INSERT_WAIT ||
+                                                     state_reg == S_POST));
+        p_inv_mag: assert (settle_reg > 3'd3 || settle_reg == 3'd0 ||
                            (neg1_reg == next_reg[31] &&
                             mag_reg == (next_reg[31] ? 32'd0 - next_reg : next_reg)));
-        p_inv_sum: assert (settle_reg > 3'd2 ||
+        p_inv_sum: assert (settle_reg > 3'd2 || settle_reg == 3'd0 ||
                            (neg2_reg == neg1_reg &&
                             sum_reg == {1'b0, mag_reg[31:16]} + {1'b0, mag_reg[15:0]}));
-        p_inv_fold: assert (settle_reg > 3'd1 ||
+        p_inv_fold: assert (settle_reg > 3'd1 || settle_reg == 3'd0 ||
                             (neg3_reg == neg2_reg &&
                              fold_reg == sum_reg[15:0] + {15'd0, sum_reg[16]}));
         // (the room seen at the request lasts until its event: only this driver pushes)

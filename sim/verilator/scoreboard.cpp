@@ -16,12 +16,13 @@ using bus::AxiResp;
 namespace {
 
 // Counters that are properties of the RTL pipeline (rtl_only in the register map: the model
-// reads 0) are exempt from the data comparison; three of them feed a hazard bin.
+// reads 0) are exempt from the data comparison; four of them feed a hazard bin.
 const char* rtl_counter_bin(int i) {
   switch (r::Counter(i)) {
     case r::Counter::kHazardStalls: return "hazard_gate_stall";
     case r::Counter::kRfsFwd: return "rfs_forward";
     case r::Counter::kRfsHzdStall: return "rfs_hazard_stall";
+    case r::Counter::kFastAdds: return "fast_insert";
     default: return nullptr;
   }
 }
@@ -89,6 +90,7 @@ const std::vector<std::string>& Scoreboard::hazard_bins() {
       "same_flow_back_to_back", // consecutive packets with one hash, both in flight
       "cmd_between_packets",    // a register transaction ordered between two packets in flight
       "rec_backpressure",       // clocks a record waited for the sink
+      "fast_insert",            // FAST_ADDS > 0: the driver answered an insert before the table ran it
   };
   return bins;
 }

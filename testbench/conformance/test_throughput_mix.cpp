@@ -85,6 +85,13 @@ TEST_P(ThroughputMix, MeetsItsFloorAndMatchesModel) {
     EXPECT_GT(rc.at("FWD_WINDOW_STALLS"), 0u);
     // the calls after the event FIFO filled: refused as the driver announced, one clock each
     EXPECT_GT(res.probe.drv_refused, 1000u) << "calls refused from the driver's registers";
+    // its inserts are fast (a free way in a bucket no change touched since the lookup, an id
+    // above every stored one): without host work the event FIFO's 32, all of them
+    if (c.txn_every) {
+      EXPECT_GT(rc.at("FAST_ADDS"), 32u);
+    } else {
+      EXPECT_EQ(rc.at("FAST_ADDS"), 32u) << "an insert of the steer mix took the slow path";
+    }
   }
   RecordProperty("rate", std::to_string(rate));
 }
@@ -95,10 +102,10 @@ std::vector<MixCase> throughput_cases() {
   return {
       {"flow1", 0, 0.99},     {"rand4", 0, 0.99},     {"rand16", 0, 0.99},  {"rand64", 0, 0.99},
       {"rr64", 0, 0.99},      {"uni1024", 0, 0.99},   {"zipf1000", 0, 0.99}, {"move64", 0, 0.89},
-      {"steer", 0, 0.95},     {"multibeat", 0, 0.99},
+      {"steer", 0, 0.98},     {"multibeat", 0, 0.99},
       {"flow1", 16, 0.97},    {"rand4", 16, 0.97},    {"rand16", 16, 0.97}, {"rand64", 16, 0.97},
-      {"rr64", 16, 0.97},     {"uni1024", 16, 0.95},  {"zipf1000", 16, 0.96}, {"move64", 16, 0.89},
-      {"steer", 16, 0.91},    {"multibeat", 16, 0.99},
+      {"rr64", 16, 0.97},     {"uni1024", 16, 0.96},  {"zipf1000", 16, 0.96}, {"move64", 16, 0.89},
+      {"steer", 16, 0.94},    {"multibeat", 16, 0.99},
   };
 }
 

@@ -215,6 +215,8 @@ logic l_is_ip;
 logic unused_q_valid, unused_gate_pass, unused_g_valid, unused_lk_open, unused_lk_take;
 logic unused_lut_ce, unused_f_stamp, unused_l_gate_user, unused_l_free;
 logic [FLT_ID_WIDTH-1:0] unused_id_mark;
+logic unused_lk_gate_user;
+logic [FLT_BUCKET_BITS-1:0] unused_lk_bucket;
 
 fs_nic_front #(
     .DATA_WIDTH(DATA_WIDTH),
@@ -277,6 +279,8 @@ fs_nic_front #(
     .lk_stamp(1'b0),
     .lk_open(unused_lk_open),
     .lk_take(unused_lk_take),
+    .lk_gate_user(unused_lk_gate_user),
+    .lk_bucket(unused_lk_bucket),
     .l_valid(m_rec_valid),
     .l_ready(m_rec_ready),
     .lut_ce(unused_lut_ce),
@@ -305,7 +309,7 @@ assign m_rec_dport = l_tup[15:0];
 // the engine's seams (order gate, lookup admission) are not used here
 wire unused_nic = &{1'b0, unused_q_valid, unused_gate_pass, unused_g_valid, unused_lk_open,
                     unused_lk_take, unused_lut_ce, unused_f_stamp, unused_l_gate_user, l_is_ip,
-                    unused_l_free, unused_id_mark};
+                    unused_l_free, unused_id_mark, unused_lk_gate_user, unused_lk_bucket};
 
 endmodule
 

@@ -219,6 +219,7 @@ wire [ID_WIDTH-1:0]    flt_id_mark;
 wire [ID_WIDTH-1:0]    unused_lookup_id;
 wire [QUEUE_WIDTH-1:0] unused_lookup_queue;
 wire [0:0]             unused_lookup_user;
+wire [BUCKET_BITS-1:0] unused_lk1_bucket;
 
 fs_filter_table #(
     .BUCKET_BITS(BUCKET_BITS),
@@ -262,7 +263,8 @@ fs_filter_table #(
     .rsp_queue(rsp_queue),
     .busy(flt_busy),
     .count(flt_count),
-    .id_mark(flt_id_mark)
+    .id_mark(flt_id_mark),
+    .lk1_bucket(unused_lk1_bucket)
 );
 
 endmodule

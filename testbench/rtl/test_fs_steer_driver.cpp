@@ -503,6 +503,12 @@ TEST(SteerDriverRtl, NegativeIdsAfterIntMax) {
   b.set_last_id(-2);
   EXPECT_EQ(b.steer(req_of(tcp4(3, 1), 0)), -1);
   EXPECT_EQ(b.steer(req_of(tcp4(3, 1), 0)), -EADDRINUSE) << "id 0 is live";
+  // across INT_MAX by the counter's steps (the id steps with it, no pipeline in between)
+  b.set_last_id(INT32_MAX - 2);
+  EXPECT_EQ(b.steer(req_of(tcp4(7, 1), 0)), (INT32_MAX - 1) % 0xFFFF);
+  EXPECT_EQ(b.steer(req_of(tcp4(8, 1), 0)), INT32_MAX % 0xFFFF);
+  EXPECT_EQ(b.steer(req_of(tcp4(9, 1), 0)), -32768);
+  EXPECT_EQ(b.dut().cfg_last_id, 0x80000000u);
   b.pop_all();
 }
 
@@ -576,9 +582,9 @@ TEST(SteerDriverRtl, GivenLookup) {
   EXPECT_EQ(b.last_latency(), 1u) << "fast insert, counter settled";
   b.give_next(true);
   EXPECT_EQ(b.steer(req_of(tcp4(3, 5000), 0)), 3);
-  // the fast insert before keeps the driver busy until the table answers it; this one then
-  // waits for the counter's step to settle
-  EXPECT_EQ(b.last_latency(), 6u) << "back to back: the id waits for the counter's step";
+  // the fast insert before keeps the driver busy until the table answers it (the request
+  // waits to be taken); its id stepped with the counter, so this one is fast too
+  EXPECT_EQ(b.last_latency(), 1u) << "back to back: the id steps with the counter, no settle";
   // a counter write: the allocation waits for the id pipeline (5 clocks after the write)
   b.set_last_id(100);
   b.give_next(true);
