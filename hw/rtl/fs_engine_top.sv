@@ -458,6 +458,8 @@ fs_nic_front #(
 
 // ---------------------------------------------------------------- filter table command port
 logic d_cmd_valid, d_cmd_ready, d_cmd_ipv6, d_cmd_posted, flt_lock;
+logic d_cmd_take;                        // the table takes the driver's command
+logic [KEY_W-1:0] d_cmd_key;             // ... its filter key
 logic [3:0] d_cmd_op;
 logic [7:0] d_cmd_proto;
 logic [127:0] d_cmd_src, d_cmd_dst;
@@ -482,6 +484,8 @@ assign t_cmd_id = host_sel ? h_cmd_id : d_cmd_id;
 assign t_cmd_queue = host_sel ? h_cmd_queue : d_cmd_queue;
 assign h_cmd_ready = host_sel && t_cmd_ready;
 assign d_cmd_ready = !host_sel && t_cmd_ready;
+assign d_cmd_take = d_cmd_valid && d_cmd_ready;
+assign d_cmd_key = {d_cmd_ipv6, d_cmd_proto, d_cmd_src, d_cmd_dst, d_cmd_sport, d_cmd_dport};
 assign h_rsp_valid = t_rsp_valid && host_wait_reg;
 
 always_ff @(posedge clk) begin
@@ -694,9 +698,9 @@ fs_flt_forward #(
     .lk_take(lk_take),
     .lk_stamp(fw_stamp),
     .lk_room(fw_lk_room),
-    .dc_take(d_cmd_valid && d_cmd_ready),
+    .dc_take(d_cmd_take),
     .dc_op(d_cmd_op),
-    .dc_key({d_cmd_ipv6, d_cmd_proto, d_cmd_src, d_cmd_dst, d_cmd_sport, d_cmd_dport}),
+    .dc_key(d_cmd_key),
     .dc_id(d_cmd_id),
     .dc_queue(d_cmd_queue),
     .dc_posted(d_cmd_posted),
@@ -729,8 +733,8 @@ fs_bucket_watch #(
     .lk_take(lk_take),
     .lk_tag(lk_tag),
     .lk_bucket(lk_bucket),
-    .dc_take(d_cmd_valid && d_cmd_ready),
-    .dc_key({d_cmd_ipv6, d_cmd_proto, d_cmd_src, d_cmd_dst, d_cmd_sport, d_cmd_dport}),
+    .dc_take(d_cmd_take),
+    .dc_key(d_cmd_key),
     .chg_log(fw_chg_log),
     .rd_load(drv_pre_valid),
     .rd_tag(drv_pre_tag),
@@ -1039,7 +1043,7 @@ fs_counters counters (
     .replay_busy(rp_busy_reg),
     .fwd_window_full(fwd_window_full),
     .drv_hold_wait(drv_hold_wait),
-    .fast_add(d_cmd_valid && d_cmd_ready && d_cmd_posted),
+    .fast_add(d_cmd_take && d_cmd_posted),
     .stat_steer_adds(st_adds),
     .stat_steer_retargets(st_retargets),
     .stat_evt_refusals(st_refusals),

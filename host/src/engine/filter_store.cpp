@@ -26,7 +26,7 @@ FilterStore::FilterStore(unsigned bucket_bits, unsigned ways, unsigned id_bits)
 }
 
 bool FilterStore::has_free_way(const FlowTuple& t) const {
-  size_t base = size_t(filter_bucket(t, bucket_bits_)) * ways_;
+  const size_t base = bucket_base(t);
   for (unsigned w = 0; w < ways_; ++w)
     if (!slots_[base + w].valid) return true;
   return false;
@@ -34,7 +34,7 @@ bool FilterStore::has_free_way(const FlowTuple& t) const {
 
 FilterErr FilterStore::insert(const FlowTuple& t, uint32_t id, uint16_t queue) {
   if (id >= where_.size() || where_[id] >= 0) return FilterErr::kIdInUse;
-  size_t base = size_t(filter_bucket(t, bucket_bits_)) * ways_;
+  const size_t base = bucket_base(t);
   int free_way = -1;
   for (unsigned w = 0; w < ways_; ++w) {
     const Slot& s = slots_[base + w];
@@ -70,7 +70,7 @@ void FilterStore::clear() {
 }
 
 std::optional<FilterHit> FilterStore::lookup(const FlowTuple& t) const {
-  size_t base = size_t(filter_bucket(t, bucket_bits_)) * ways_;
+  const size_t base = bucket_base(t);
   for (unsigned w = 0; w < ways_; ++w) {
     const Slot& s = slots_[base + w];
     if (s.valid && s.tuple == t) return FilterHit{s.id, s.queue};

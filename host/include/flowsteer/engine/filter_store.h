@@ -50,6 +50,8 @@ class FilterStore {
     uint32_t id = 0;
     uint16_t queue = 0;
   };
+  // index in slots_ of way 0 of t's bucket
+  size_t bucket_base(const FlowTuple& t) const { return size_t(filter_bucket(t, bucket_bits_)) * ways_; }
   unsigned bucket_bits_, ways_;
   std::vector<Slot> slots_;           // bucket * ways + way
   std::vector<int32_t> where_;        // id -> slot index, -1 = free
