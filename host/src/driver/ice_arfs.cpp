@@ -1,6 +1,7 @@
 // ice aRFS mirror. Step labels (R*, Y*) refer to spec 7.2 and 7.3.
 #include "flowsteer/driver/ice_arfs.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -23,6 +24,8 @@ void IceArfs::ice_init_arfs() {
   buckets_.assign(ICE_MAX_ARFS_LIST, {});
   pool_.clear();
   free_.clear();
+  watch_.clear();
+  unwatch_all();
   live_ = 0;
   last_fltr_id_ = 0;
   for (auto& c : active_cnt_) c = 0;
@@ -33,6 +36,8 @@ void IceArfs::ice_clear_arfs() {
   buckets_.clear();
   pool_.clear();
   free_.clear();
+  watch_.clear();
+  unwatch_all();
   live_ = 0;
   active_ = false;
 }
@@ -54,11 +59,14 @@ uint32_t IceArfs::alloc_slot() {
     return i;
   }
   pool_.emplace_back();
+  watch_.emplace_back();
   return uint32_t(pool_.size() - 1);
 }
 
 void IceArfs::free_slot(uint32_t idx) {
   pool_[idx] = ArfsEntry{};
+  end_watch(idx);
+  watch_[idx].live = false;
   free_.push_back(idx);
   --live_;
 }
@@ -101,6 +109,10 @@ int IceArfs::ice_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_idx, uint32_
     e.fltr_info.q_index = int16_t(rxq_idx);  // queue changed: re-program at the next sync
     e.fltr_state = FltrState::kInactive;
     --active_cnt_[static_cast<int>(e.fltr_info.flow_type)];
+    if (watching_) {
+      end_watch(s.entry);
+      queue_visit(s.entry, false);
+    }
     schedule();
     return ret;
   }
@@ -123,6 +135,10 @@ int IceArfs::ice_rx_flow_steer(const kernel::Skb& skb, uint16_t rxq_idx, uint32_
   e.fltr_info.fltr_id = static_cast<uint32_t>(last_fltr_id_ % 0xFFFF);
   ++counters_.add;
   bucket.insert(bucket.begin(), BucketSlot{ei, flow_id});
+  EntryWatch& x = watch_[ei];
+  x.bucket = idx;
+  x.live = true;
+  if (watching_) queue_visit(ei, false);
   schedule();
   return static_cast<int>(e.fltr_info.fltr_id);
 }
@@ -138,6 +154,38 @@ SyncResult IceArfs::ice_sync_arfs_fltrs(uint64_t now_ms, kernel::RpsMayExpireFlo
   SyncResult res;
   if (!active_) return res;  // Y1
   std::vector<uint32_t> add_list, del_list;  // head insertion: processed newest first
+  kernel::ExpiryTracker* t = k.expiry_tracker();
+  if (t && full_walks_ > 0) {  // see walk_watched's end
+    --full_walks_;
+    written_.clear();
+    t->take_written_slots(written_);  // not needed: the next watched walk starts over
+    walk_all(now_ms, k, add_list, del_list);
+  } else if (t) {
+    walk_watched(now_ms, *t, add_list, del_list);
+  } else {
+    if (watching_) unwatch_all();
+    walk_all(now_ms, k, add_list, del_list);
+  }
+  for (auto it = del_list.rbegin(); it != del_list.rend(); ++it) {  // Y3
+    ArfsEntry& e = pool_[*it];
+    ++counters_.del;
+    int r = hw_ ? hw_->ice_fdir_write_fltr(e.fltr_info, false) : 0;
+    if (r == 0) --active_cnt_[static_cast<int>(e.fltr_info.flow_type)];
+    res.deleted.push_back(e.fltr_info.fltr_id);
+    res.deleted_seq.push_back(e.alloc_seq);
+    free_slot(*it);  // freed even if the HW delete failed (case 33)
+  }
+  for (auto it = add_list.rbegin(); it != add_list.rend(); ++it) {  // Y4
+    ArfsEntry& e = pool_[*it];
+    int r = hw_ ? hw_->ice_fdir_write_fltr(e.fltr_info, true) : 0;
+    if (r == 0) ++active_cnt_[static_cast<int>(e.fltr_info.flow_type)];
+    res.added.push_back(e.fltr_info.fltr_id);
+  }
+  return res;
+}
+
+void IceArfs::walk_all(uint64_t now_ms, kernel::RpsMayExpireFlow& k,
+                       std::vector<uint32_t>& add_list, std::vector<uint32_t>& del_list) {
   // Y2 asks rps_may_expire_flow about each ACTIVE entry in walk order. Neither the kernel
   // state nor an entry before its own visit changes during the walk, so a first pass reads
   // the entries and asks the kernel in one batch (it overlaps the slot reads); the second
@@ -194,22 +242,252 @@ SyncResult IceArfs::ice_sync_arfs_fltrs(uint64_t now_ms, kernel::RpsMayExpireFlo
       }
     }
   }
-  for (auto it = del_list.rbegin(); it != del_list.rend(); ++it) {  // Y3
-    ArfsEntry& e = pool_[*it];
-    ++counters_.del;
-    int r = hw_ ? hw_->ice_fdir_write_fltr(e.fltr_info, false) : 0;
-    if (r == 0) --active_cnt_[static_cast<int>(e.fltr_info.flow_type)];
-    res.deleted.push_back(e.fltr_info.fltr_id);
-    res.deleted_seq.push_back(e.alloc_seq);
-    free_slot(*it);  // freed even if the HW delete failed (case 33)
+}
+
+void IceArfs::unwatch_all() {
+  watching_ = false;
+  tracker_ = nullptr;
+  for (EntryWatch& x : watch_) {
+    x.queued = x.ask = x.udp_listed = false;
+    x.watch = x.slot_tag = 0;
   }
-  for (auto it = add_list.rbegin(); it != add_list.rend(); ++it) {  // Y4
-    ArfsEntry& e = pool_[*it];
-    int r = hw_ ? hw_->ice_fdir_write_fltr(e.fltr_info, true) : 0;
-    if (r == 0) ++active_cnt_[static_cast<int>(e.fltr_info.flow_type)];
-    res.added.push_back(e.fltr_info.fltr_id);
+  watched_ = due_items_ = 0;
+  due_.clear();
+  slot_rebuild();
+  udp_active_.clear();
+  visit_.clear();
+}
+
+void IceArfs::queue_visit(uint32_t entry, bool ask) {
+  EntryWatch& x = watch_[entry];
+  x.ask |= ask;
+  if (!x.queued) {
+    x.queued = true;
+    visit_.push_back(entry);
   }
-  return res;
+}
+
+void IceArfs::end_watch(uint32_t entry) {
+  EntryWatch& x = watch_[entry];
+  if (x.watch) --watched_;
+  x.watch = x.slot_tag = 0;
+}
+
+// A "keep" just given: ask again when the kernel's head passes `until` or the slot is written.
+void IceArfs::watch(uint32_t entry, const kernel::ExpiryKeep& keep, kernel::ExpiryTracker& t) {
+  EntryWatch& x = watch_[entry];
+  if (x.watch) --watched_;
+  x.watch = 0;
+  if (keep.until <= t.head_advanced(keep.cpu)) {
+    queue_visit(entry, true);
+    return;
+  }
+  if (++next_id_ == 0) next_id_ = 1;
+  x.watch = next_id_;
+  ++watched_;
+  if (due_.size() <= keep.cpu) due_.resize(size_t(keep.cpu) + 1);
+  due_[keep.cpu].push_back(DueItem{keep.until, entry, x.watch});
+  std::push_heap(due_[keep.cpu].begin(), due_[keep.cpu].end(), std::greater<DueItem>());
+  ++due_items_;
+  if (x.slot_tag) return;  // its slot was not written since its last item went in
+  if (++next_id_ == 0) next_id_ = 1;
+  x.slot_tag = next_id_;
+  const ArfsEntry& e = pool_[entry];
+  slot_insert(uint64_t(uint16_t(e.fltr_info.q_index)) << 32 | e.flow_id, entry, x.slot_tag);
+}
+
+void IceArfs::slot_insert(uint64_t key, uint32_t entry, uint32_t tag) {
+  if ((by_slot_used_ + 1) * 2 > by_slot_.size()) slot_rebuild();
+  const size_t mask = by_slot_.size() - 1;
+  for (size_t i = slot_home(key);; i = (i + 1) & mask) {
+    SlotItem& it = by_slot_[i];
+    if (it.key == kNoKey || it.key == kGone) {
+      by_slot_used_ += it.key == kNoKey;
+      it = SlotItem{key, entry, tag};
+      slot_bits_[slot_bit(key) / 64] |= uint64_t(1) << (slot_bit(key) % 64);
+      return;
+    }
+  }
+}
+
+// Keeps the live items only, in a table at most a quarter full.
+void IceArfs::slot_rebuild() {
+  std::vector<SlotItem> old;
+  old.swap(by_slot_);
+  old.erase(std::remove_if(old.begin(), old.end(),
+                           [&](const SlotItem& it) {
+                             return it.key == kNoKey || it.key == kGone ||
+                                    watch_[it.entry].slot_tag != it.tag;
+                           }),
+            old.end());
+  size_t size = 1024;
+  while (size < 4 * old.size()) size *= 2;
+  unsigned bits = 0;
+  while ((size_t(1) << bits) < size) ++bits;
+  slot_shift_ = 64 - bits;
+  by_slot_.assign(size, SlotItem{kNoKey, 0, 0});
+  by_slot_used_ = 0;
+  std::fill(slot_bits_.begin(), slot_bits_.end(), 0);
+  for (const SlotItem& it : old) slot_insert(it.key, it.entry, it.tag);
+}
+
+// Drops the heap items of keeps that ended once they outnumber the live ones (they end unseen
+// when an entry is asked again or deleted).
+void IceArfs::compact_watches() {
+  if (due_items_ <= 2 * watched_ + 4096) return;
+  due_items_ = 0;
+  for (auto& h : due_) {
+    h.erase(std::remove_if(h.begin(), h.end(),
+                           [&](const DueItem& i) { return watch_[i.entry].watch != i.watch; }),
+            h.end());
+    std::make_heap(h.begin(), h.end(), std::greater<DueItem>());
+    due_items_ += h.size();
+  }
+}
+
+// Y2 as walk_all, visiting only: every INACTIVE entry, every ACTIVE UDP one (its time check),
+// and the ACTIVE ones whose answer may have changed since their last "keep" (slot written,
+// head past `until`, never asked), which alone are asked. Every other ACTIVE entry would be
+// kept: the add and delete lists are walk_all's. The visits go in walk order: bucket order,
+// and in a bucket newest first, i.e. alloc_seq descending (entries are inserted at the head).
+void IceArfs::walk_watched(uint64_t now_ms, kernel::ExpiryTracker& t,
+                           std::vector<uint32_t>& add_list, std::vector<uint32_t>& del_list) {
+  written_.clear();
+  const uint64_t takes = t.take_written_slots(written_);
+  const bool restart =
+      !watching_ || tracker_ != &t || t.epoch() != tracker_epoch_ || takes != tracker_takes_ + 1;
+  if (restart) {
+    unwatch_all();  // start over: visit and ask every entry
+    watching_ = true;
+    tracker_ = &t;
+    for (const auto& bucket : buckets_)
+      for (const BucketSlot& s : bucket) queue_visit(s.entry, true);
+  } else {
+    const size_t mask = by_slot_.size() - 1;
+    for (uint64_t key : written_) {
+      if (!slot_maybe(key)) continue;
+      for (size_t i = slot_home(key); by_slot_[i].key != kNoKey; i = (i + 1) & mask) {
+        SlotItem& it = by_slot_[i];
+        if (it.key != key) continue;
+        it.key = kGone;
+        EntryWatch& x = watch_[it.entry];
+        if (x.slot_tag != it.tag) continue;
+        x.slot_tag = 0;
+        queue_visit(it.entry, true);
+      }
+    }
+    for (uint32_t c = 0; c < due_.size(); ++c) {
+      auto& h = due_[c];
+      const uint64_t head = h.empty() ? 0 : t.head_advanced(c);
+      while (!h.empty() && h.front().until <= head) {
+        const DueItem i = h.front();
+        std::pop_heap(h.begin(), h.end(), std::greater<DueItem>());
+        h.pop_back();
+        --due_items_;
+        if (watch_[i.entry].watch == i.watch) queue_visit(i.entry, true);
+      }
+    }
+  }
+  tracker_epoch_ = t.epoch();
+  tracker_takes_ = takes;
+  size_t listed = 0;  // the ACTIVE UDP entries, each once
+  for (uint32_t e : udp_active_) watch_[e].udp_listed = false;
+  for (uint32_t e : udp_active_) {
+    EntryWatch& x = watch_[e];
+    if (x.udp_listed || !x.live || pool_[e].fltr_state != FltrState::kActive) continue;
+    x.udp_listed = true;
+    udp_active_[listed++] = e;
+    queue_visit(e, false);
+  }
+  udp_active_.resize(listed);
+
+  run_.clear();
+  constexpr size_t kAhead = 16;  // the visits' entries are random reads: overlap them
+  for (size_t i = 0; i < visit_.size(); ++i) {
+    if (i + kAhead < visit_.size()) {
+      const ArfsEntry* ahead = &pool_[visit_[i + kAhead]];
+      __builtin_prefetch(ahead);
+      __builtin_prefetch(&ahead->alloc_seq);
+      __builtin_prefetch(&watch_[visit_[i + kAhead]]);
+    }
+    const uint32_t e = visit_[i];
+    EntryWatch& x = watch_[e];
+    x.queued = false;
+    if (x.live) run_.push_back(VisitKey{x.bucket, e, pool_[e].alloc_seq});
+    else x.ask = false;
+  }
+  visit_.clear();
+  // Into walk order: by bucket (a counting sort), then newest first in each bucket.
+  bucket_start_.assign(ICE_MAX_ARFS_LIST + 1, 0);
+  for (const VisitKey& v : run_) ++bucket_start_[v.bucket + 1];
+  for (uint32_t b = 0; b < ICE_MAX_ARFS_LIST; ++b) bucket_start_[b + 1] += bucket_start_[b];
+  sorted_.resize(run_.size());
+  for (const VisitKey& v : run_) sorted_[bucket_start_[v.bucket]++] = v;
+  run_.swap(sorted_);
+  for (size_t i = 1; i < run_.size(); ++i) {  // a bucket's visits are few: insertion sort
+    const VisitKey v = run_[i];
+    size_t j = i;
+    for (; j > 0 && run_[j - 1].bucket == v.bucket && run_[j - 1].alloc_seq < v.alloc_seq; --j)
+      run_[j] = run_[j - 1];
+    run_[j] = v;
+  }
+  size_t asked = 0;
+  if (expiry_.size() < run_.size()) expiry_.resize(run_.size());
+  if (keep_.size() < run_.size()) keep_.resize(run_.size());
+  for (const VisitKey& v : run_) {
+    const ArfsEntry& e = pool_[v.entry];
+    if (e.fltr_state != FltrState::kActive || !watch_[v.entry].ask) continue;
+    kernel::ExpiryQuery& q = expiry_[asked++];
+    q.rxq_index = uint16_t(e.fltr_info.q_index);
+    q.filter_id = static_cast<uint16_t>(e.fltr_info.fltr_id);
+    q.flow_id = e.flow_id;
+  }
+  t.ask(expiry_.data(), keep_.data(), asked);
+  size_t answer = 0;
+  for (const VisitKey& v : run_) {  // Y2
+    ArfsEntry& e = pool_[v.entry];
+    EntryWatch& x = watch_[v.entry];
+    const bool ask = x.ask;
+    x.ask = false;
+    const bool udp = is_udp(e.fltr_info.flow_type);
+    if (e.fltr_state == FltrState::kInactive) {
+      if (fail_wrapper_allocs_ > 0) {  // stays INACTIVE, retried next run (case 31)
+        --fail_wrapper_allocs_;
+        queue_visit(v.entry, false);
+        continue;
+      }
+      add_list.push_back(v.entry);
+      e.fltr_state = FltrState::kActive;
+      if (udp) e.time_activated = now_ms;
+      queue_visit(v.entry, true);  // asked at the next run, like every ACTIVE entry
+    } else if (e.fltr_state == FltrState::kActive) {
+      const size_t a = ask ? answer++ : 0;
+      if ((ask && expiry_[a].may_expire) || (udp && udp_timed_out(e, now_ms))) {
+        e.fltr_state = FltrState::kToDel;
+        del_list.push_back(v.entry);
+        auto& bucket = buckets_[v.bucket];
+        bucket.erase(std::find_if(bucket.begin(), bucket.end(),
+                                  [&](const BucketSlot& s) { return s.entry == v.entry; }));
+        continue;  // free_slot ends its watch
+      }
+      if (ask) watch(v.entry, keep_[a], t);
+    } else {
+      continue;
+    }
+    if (udp && !x.udp_listed) {
+      x.udp_listed = true;
+      udp_active_.push_back(v.entry);
+    }
+  }
+  compact_watches();
+  // A visit costs several times what walk_all spends on an entry: when a run handled more
+  // than an eighth as many items as there are entries (small slot tables thrashing), walk_all
+  // serves the next kFullWalks runs.
+  if (!restart && live_ >= opt_.full_walk_min_entries &&
+      (run_.size() + written_.size()) * 8 > live_) {
+    unwatch_all();
+    full_walks_ = kFullWalks;
+  }
 }
 
 std::vector<EntryView> IceArfs::entries() const {

@@ -2,6 +2,7 @@
 // spec sections 2.2, 3.1 and 3.2.
 #include "flowsteer/kernel/kernel.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <stdexcept>
 
@@ -47,17 +48,20 @@ Kernel::Kernel(const KernelConfig& cfg) : cfg_(cfg) {
   rps_maps_.resize(cfg_.max_queues);
   head_.assign(cfg_.max_cpus, 0);
   tail_.assign(cfg_.max_cpus, 0);
+  head_advanced_.assign(cfg_.max_cpus, 0);
 }
 
 bool Kernel::set_nr_cpu_ids(uint32_t n) {
   if (n == 0 || n > cfg_.max_cpus) return false;
   cfg_.nr_cpu_ids = n;
+  ++epoch_;
   return true;
 }
 
 bool Kernel::set_num_rx_queues(uint32_t n) {
   if (n == 0 || n > cfg_.max_queues) return false;
   cfg_.num_rx_queues = n;
+  ++epoch_;
   return true;
 }
 
@@ -65,6 +69,7 @@ bool Kernel::set_num_rx_queues(uint32_t n) {
 // = real_num_rx_queues/nr_cpu_ids unless capacities were given).
 int Kernel::store_rps_flow_cnt(uint32_t rxq, uint64_t count) {
   if (rxq >= cfg_.max_queues) return -EINVAL;
+  ++epoch_;
   if (count == 0) {
     tables_[rxq].reset();
     return 0;
@@ -108,6 +113,7 @@ int Kernel::set_rps_map(uint32_t rxq, const std::vector<uint16_t>& cpus) {
 void Kernel::set_cpu_online(uint32_t cpu, bool online) {
   if (cpu >= cfg_.max_cpus) throw std::out_of_range("cpu >= nr_cpu_ids");
   online_[cpu] = online;
+  ++epoch_;
 }
 
 void Kernel::set_rmap_entry(uint32_t cpu, uint16_t queue) {
@@ -132,11 +138,6 @@ bool Kernel::write_sock_entry(uint32_t index, uint32_t value) {
 void Kernel::sock_rps_delete_flow(uint32_t hash) {
   if (!sock_ || hash == 0) return;
   sock_->ents[hash & sock_->mask] = RPS_NO_CPU;
-}
-
-rps_dev_flow* Kernel::slot(const RflowRef& r) {
-  if (!r.valid()) return nullptr;
-  return &tables_[r.queue]->flows[r.slot];
 }
 
 bool Kernel::rps_flow_is_active(const rps_dev_flow& flow, const rps_dev_flow_table& table,
@@ -175,11 +176,47 @@ void Kernel::rps_may_expire_flows(ExpiryQuery* q, size_t n) {
   }
 }
 
+void Kernel::set_expiry_tracking(bool on) {
+  track_expiry_ = on;
+  written_slots_.clear();
+  written_recently_.assign(size_t(1) << kWrittenRecentlyLog, ~uint64_t(0));  // no key
+  ++epoch_;
+}
+
+uint64_t Kernel::take_written_slots(std::vector<uint64_t>& out) {
+  out.insert(out.end(), written_slots_.begin(), written_slots_.end());
+  if (written_slots_.size() > written_recently_.size() / 8)
+    std::fill(written_recently_.begin(), written_recently_.end(), ~uint64_t(0));
+  else
+    for (uint64_t key : written_slots_)
+      written_recently_[written_recently_index(key)] = ~uint64_t(0);
+  written_slots_.clear();
+  return ++takes_;
+}
+
+// A slot kept at head H0 (d0 = H0 - last_qtail < window W) stays active while its CPU's head
+// has advanced by less than W - max(d0, 0) since: d0 + A < W without wrap. An unrecorded
+// enqueue since (last_qtail = tail, tail - head in [0, 2^31) at head H0 + a) gives
+// d = (A - a) - (tail - head), in (-2^31, W) too: the clamp of d0 at 0 covers it.
+void Kernel::ask(ExpiryQuery* q, ExpiryKeep* keep, size_t n) {
+  rps_may_expire_flows(q, n);
+  for (size_t i = 0; i < n; ++i) {
+    if (q[i].may_expire) continue;
+    const rps_dev_flow_table* t = expiry_table(q[i].rxq_index);
+    const rps_dev_flow& p = t->flows[q[i].flow_id];
+    const int64_t d0 = static_cast<int32_t>(head_[p.cpu] - p.last_qtail);
+    const int64_t left = int64_t(t->window(cfg_.slot_mode)) - std::max<int64_t>(d0, 0);
+    keep[i].cpu = p.cpu;
+    keep[i].until = head_advanced_[p.cpu] + uint64_t(std::max<int64_t>(left, 0));
+  }
+}
+
 RflowRef Kernel::set_rps_cpu(const Skb& skb, RflowRef r, uint32_t next_cpu, RxDecision& d) {
-  rps_dev_flow* rflow = slot(r);
+  rps_dev_flow* rflow = slot_of(r);
   if (next_cpu >= cfg_.nr_cpu_ids) {  // S1
     d.path = SetRpsCpuPath::kInvalidCpu;
     rflow->cpu = uint16_t(next_cpu);   // S9 only
+    note_written(r);
     return r;
   }
   [&] {
@@ -225,6 +262,7 @@ RflowRef Kernel::set_rps_cpu(const Skb& skb, RflowRef r, uint32_t next_cpu, RxDe
       return;
     }
     rps_dev_flow* old = rflow;  // S7
+    if (old->filter == rc) note_written(r);  // its filter cleared below (ExpiryTracker)
     r = RflowRef{int32_t(q), fid};
     rflow = &p;
     rflow->filter = uint16_t(rc);
@@ -234,6 +272,7 @@ RflowRef Kernel::set_rps_cpu(const Skb& skb, RflowRef r, uint32_t next_cpu, RxDe
   }();
   rflow->last_qtail = head_[next_cpu];  // S8
   rflow->cpu = uint16_t(next_cpu);      // S9
+  note_written(r);  // ExpiryTracker: the slot whose cpu (and maybe filter) S7-S9 wrote
   return r;
 }
 
@@ -282,7 +321,14 @@ void Kernel::enqueue_to_backlog(uint32_t cpu, RxDecision& d) {
     return;
   }
   uint32_t tail = ++tail_[cpu];
-  if (rps_dev_flow* f = slot(d.rflow)) f->last_qtail = tail;
+  if (d.rflow.valid()) {
+    // ExpiryTracker: a last_qtail moved to the tail of the slot's own CPU (the CPU get_rps_cpu
+    // returned with this slot is its cpu, G5f), at most 2^31 ahead of its head, cannot end a
+    // "keep" sooner than its `until` (see ask); other writes may. (Checked before the store:
+    // a load after it waits for the slot's address.)
+    if (static_cast<int32_t>(tail - head_[cpu]) < 0) note_written(d.rflow);
+    slot_of(d.rflow)->last_qtail = tail;
+  }
   d.enqueued = true;
   d.tail = tail;
 }

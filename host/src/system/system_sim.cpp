@@ -229,6 +229,7 @@ class IcePlane : public SteeringPlane {
         svc_(cfg.service_delay_us, uint64_t(cfg.service_period_ms) * 1000) {
     configure_tables(k_, cfg);
     k_.set_driver(&ice_);
+    k_.set_expiry_tracking(true);  // the service task asks only what may have changed
     ice_.set_schedule_hook([this] { svc_.schedule(now_); });
   }
   kernel::Kernel& kern() override { return k_; }

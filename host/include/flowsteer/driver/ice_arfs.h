@@ -74,6 +74,9 @@ class IceArfs : public kernel::RxFlowSteer {
   struct Options {
     MatchMode match = MatchMode::kTuple;
     uint16_t vsi = 0;
+    // Simulator-only (the walk with an ExpiryTracker): fewer entries never switch to asking
+    // about every entry for a while.
+    uint32_t full_walk_min_entries = 1024;
   };
   IceArfs(const Options& opt, FdirWriter* hw);
 
@@ -112,6 +115,26 @@ class IceArfs : public kernel::RxFlowSteer {
  private:
   uint32_t alloc_slot();
   void free_slot(uint32_t idx);
+  // Y2 over every entry (asks the kernel about each ACTIVE one), or over the entries the
+  // kernel's ExpiryTracker says may have changed, plus every INACTIVE and UDP one.
+  void walk_all(uint64_t now_ms, kernel::RpsMayExpireFlow& k, std::vector<uint32_t>& add_list,
+                std::vector<uint32_t>& del_list);
+  void walk_watched(uint64_t now_ms, kernel::ExpiryTracker& t, std::vector<uint32_t>& add_list,
+                    std::vector<uint32_t>& del_list);
+  void unwatch_all();
+  void queue_visit(uint32_t entry, bool ask);
+  void watch(uint32_t entry, const kernel::ExpiryKeep& keep, kernel::ExpiryTracker& t);
+  void end_watch(uint32_t entry);
+  void compact_watches();
+  static uint64_t slot_hash(uint64_t key) { return key * 0x9E3779B97F4A7C15ull; }
+  size_t slot_home(uint64_t key) const { return size_t(slot_hash(key) >> slot_shift_); }
+  // by_slot_ may hold key only if its bit in slot_bits_ is set (most written slots are not).
+  static size_t slot_bit(uint64_t key) { return size_t(slot_hash(key) >> (64 - kSlotBitsLog)); }
+  bool slot_maybe(uint64_t key) const {
+    return slot_bits_[slot_bit(key) / 64] >> (slot_bit(key) % 64) & 1;
+  }
+  void slot_insert(uint64_t key, uint32_t entry, uint32_t tag);
+  void slot_rebuild();
   bool tuple_eq(const ArfsEntry& e, const FlowTuple& fk) const;
   bool udp_timed_out(const ArfsEntry& e, uint64_t now_ms) const;
   void schedule() {
@@ -148,6 +171,58 @@ class IceArfs : public kernel::RxFlowSteer {
   };
   std::vector<WalkVisit> seen_;
   std::vector<kernel::ExpiryQuery> expiry_;
+
+  // Simulator-only (walk_watched): the walk remembers each ACTIVE entry's last "keep" so that
+  // a run asks only about entries whose answer may have changed; the lists come out the same.
+  struct EntryWatch {      // per pool index
+    uint32_t bucket = 0;
+    bool live = false;     // in a bucket (a freed pool index reads as INACTIVE)
+    bool queued = false;   // in visit_
+    bool ask = false;      // visit_ asks the kernel (else an ACTIVE one is only time-checked)
+    bool udp_listed = false;
+    // Id of its keep (0 = none) and of its by_slot_ item (0 = none): items of another id are
+    // stale. The item outlives keeps until its slot is written. (Ids wrap: a stale item taken
+    // for a live one only adds a visit.)
+    uint32_t watch = 0;
+    uint32_t slot_tag = 0;
+  };
+  struct DueItem {
+    uint64_t until;
+    uint32_t entry;
+    uint32_t watch;
+    bool operator>(const DueItem& o) const { return until > o.until; }
+  };
+  struct SlotItem {  // by_slot_: open addressing, linear probing
+    uint64_t key;    // rxq << 32 | flow_id, or kNoKey, kGone (a tombstone)
+    uint32_t entry;
+    uint32_t tag;
+  };
+  static constexpr uint64_t kNoKey = ~uint64_t(0), kGone = ~uint64_t(0) - 1;
+  struct VisitKey {
+    uint32_t bucket;
+    uint32_t entry;
+    uint64_t alloc_seq;
+  };
+  bool watching_ = false;  // the state below is complete (else the next watched walk resets it)
+  static constexpr uint32_t kFullWalks = 100;
+  uint32_t full_walks_ = 0;  // runs left that use walk_all though the kernel has a tracker
+  const kernel::ExpiryTracker* tracker_ = nullptr;
+  uint64_t tracker_epoch_ = 0, tracker_takes_ = 0;
+  uint32_t next_id_ = 0;
+  size_t watched_ = 0, due_items_ = 0;
+  std::vector<EntryWatch> watch_;
+  std::vector<std::vector<DueItem>> due_;  // per CPU, min-heaps on until
+  std::vector<SlotItem> by_slot_;          // watched entries by slot key, power-of-two size
+  size_t by_slot_used_ = 0;                // items and tombstones
+  unsigned slot_shift_ = 64;
+  static constexpr unsigned kSlotBitsLog = 16;
+  std::vector<uint64_t> slot_bits_ = std::vector<uint64_t>((size_t(1) << kSlotBitsLog) / 64);
+  std::vector<uint32_t> udp_active_;
+  std::vector<uint32_t> visit_;            // the next run's visits (any order)
+  std::vector<VisitKey> run_, sorted_;     // this run's, in walk order
+  std::vector<uint32_t> bucket_start_;
+  std::vector<uint64_t> written_;
+  std::vector<kernel::ExpiryKeep> keep_;
 };
 
 }  // namespace flowsteer::driver

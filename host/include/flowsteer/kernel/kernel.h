@@ -3,6 +3,7 @@
 // the per-CPU softnet_data counters.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -30,6 +31,31 @@ struct ExpiryQuery {
   bool may_expire = false;
 };
 
+// How long an rps_may_expire_flow answer "keep" holds (ExpiryTracker).
+struct ExpiryKeep {
+  uint16_t cpu = 0;    // the slot's CPU when asked
+  uint64_t until = 0;  // the head_advanced(cpu) value from which the answer may be "expire"
+};
+
+// Simulator-only, no kernel counterpart: lets a driver's walk skip the rps_may_expire_flow calls
+// whose answer cannot have changed since it last asked (most of the system simulator's walk).
+// A "keep" stays "keep" while the epoch is the same, the slot is not in the written slots and
+// head_advanced(cpu) < until. One driver consumes the written slots.
+class ExpiryTracker {
+ public:
+  virtual ~ExpiryTracker() = default;
+  // Moves when any answer may change (a table, nr_cpu_ids, num_rx_queues, the slot mode, a
+  // test hook) or written slots were dropped (not taken for too long).
+  virtual uint64_t epoch() const = 0;
+  // A CPU's input_queue_head advances summed in 64 bits (no wrap).
+  virtual uint64_t head_advanced(uint32_t cpu) const = 0;
+  // Appends the slots written since the last call (queue << 32 | index) that may have turned
+  // a "keep" to "expire"; returns the call's number (1, 2, ...; not the last + 1: missed some).
+  virtual uint64_t take_written_slots(std::vector<uint64_t>& out) = 0;
+  // rps_may_expire_flows, and for each "keep" (q[i].may_expire false) keep[i].
+  virtual void ask(ExpiryQuery* q, ExpiryKeep* keep, size_t n) = 0;
+};
+
 // The kernel export drivers call during expiry (spec 4.2).
 class RpsMayExpireFlow {
  public:
@@ -41,6 +67,8 @@ class RpsMayExpireFlow {
     for (size_t i = 0; i < n; ++i)
       q[i].may_expire = rps_may_expire_flow(q[i].rxq_index, q[i].flow_id, q[i].filter_id);
   }
+  // Simulator-only (see ExpiryTracker); null: ask about every entry.
+  virtual ExpiryTracker* expiry_tracker() { return nullptr; }
 };
 
 struct KernelConfig {
@@ -103,7 +131,7 @@ struct RxDecision {
   uint32_t tail = 0;            // input_queue_tail of the chosen CPU after the enqueue
 };
 
-class Kernel : public RpsMayExpireFlow {
+class Kernel : public RpsMayExpireFlow, private ExpiryTracker {
  public:
   explicit Kernel(const KernelConfig& cfg);
 
@@ -121,7 +149,10 @@ class Kernel : public RpsMayExpireFlow {
   void set_rmap_entry(uint32_t cpu, uint16_t queue);
   void set_driver(RxFlowSteer* drv) { driver_ = drv; }
   void set_variant(Variant v) { cfg_.variant = v; }
-  void set_slot_mode(SlotMode m) { cfg_.slot_mode = m; }
+  void set_slot_mode(SlotMode m) {
+    cfg_.slot_mode = m;
+    ++epoch_;
+  }
   // Runtime sizes within the capacities (the engine's registers); false if out of range.
   bool set_nr_cpu_ids(uint32_t n);
   bool set_num_rx_queues(uint32_t n);
@@ -144,12 +175,23 @@ class Kernel : public RpsMayExpireFlow {
   // netif_rx: as above, but -1 is replaced by the current CPU (spec 2.1).
   RxDecision netif_rx(const Skb& skb, uint32_t current_cpu);
   // Backlog processing (spec 5): head += n; drain = head catches up with tail.
-  void input_queue_head_add(uint32_t cpu, uint32_t n) { head_[cpu] += n; }
-  void drain(uint32_t cpu) { head_[cpu] = tail_[cpu]; }
+  void input_queue_head_add(uint32_t cpu, uint32_t n) {
+    head_[cpu] += n;
+    head_advanced_[cpu] += n;
+  }
+  void drain(uint32_t cpu) {
+    head_advanced_[cpu] += uint32_t(tail_[cpu] - head_[cpu]);
+    head_[cpu] = tail_[cpu];
+  }
 
   // --- exported helpers ------------------------------------------------------------------
   bool rps_may_expire_flow(uint16_t rxq_index, uint32_t flow_id, uint16_t filter_id) override;
   void rps_may_expire_flows(ExpiryQuery* q, size_t n) override;
+  // Simulator-only: off (null) unless switched on; see ExpiryTracker. While on, a slot written
+  // through a reference the mutable accessors below gave earlier must be followed by
+  // set_expiry_tracking(true) again (which starts it over).
+  void set_expiry_tracking(bool on);
+  ExpiryTracker* expiry_tracker() override { return track_expiry_ ? this : nullptr; }
   bool rps_flow_is_active(const rps_dev_flow& flow, const rps_dev_flow_table& table,
                           uint32_t cpu) const;
 
@@ -159,20 +201,55 @@ class Kernel : public RpsMayExpireFlow {
   uint32_t num_rx_queues() const { return cfg_.num_rx_queues; }
   bool cpu_online(uint32_t cpu) const { return cpu < cfg_.nr_cpu_ids && online_[cpu]; }
   const rps_dev_flow_table* flow_table(uint32_t rxq) const { return tables_.at(rxq).get(); }
-  rps_dev_flow_table* flow_table(uint32_t rxq) { return tables_.at(rxq).get(); }
+  rps_dev_flow_table* flow_table(uint32_t rxq) {  // a caller may write slots: epoch moves
+    ++epoch_;
+    return tables_.at(rxq).get();
+  }
   const rps_sock_flow_table* sock_table() const { return sock_.get(); }
   uint32_t rps_cpu_mask() const { return rps_cpu_mask_; }
   uint32_t head(uint32_t cpu) const { return head_[cpu]; }
   uint32_t tail(uint32_t cpu) const { return tail_[cpu]; }
   // Test hooks for u32 wrap cases (spec 8 case 5): set both counters of a CPU.
   void set_backlog_counters(uint32_t cpu, uint32_t head, uint32_t tail) {
+    head_advanced_[cpu] += uint32_t(head - head_[cpu]);
     head_[cpu] = head;
     tail_[cpu] = tail;
+    ++epoch_;
   }
   uint16_t rmap_lookup(uint32_t cpu) const { return rmap_[cpu]; }
-  rps_dev_flow* slot(const RflowRef& r);
+  rps_dev_flow* slot(const RflowRef& r) {  // a caller may write the slot: epoch moves
+    ++epoch_;
+    return slot_of(r);
+  }
 
  private:
+  rps_dev_flow* slot_of(const RflowRef& r) {
+    return r.valid() ? &tables_[r.queue]->flows[r.slot] : nullptr;
+  }
+  // ExpiryTracker (simulator-only).
+  uint64_t epoch() const override { return epoch_; }
+  uint64_t head_advanced(uint32_t cpu) const override { return head_advanced_[cpu]; }
+  uint64_t take_written_slots(std::vector<uint64_t>& out) override;
+  void ask(ExpiryQuery* q, ExpiryKeep* keep, size_t n) override;
+  void note_written(const RflowRef& r) {
+    if (!track_expiry_) return;
+    const uint64_t key = uint64_t(r.queue) << 32 | r.slot;
+    uint64_t& seen = written_recently_[written_recently_index(key)];
+    if (seen == key) return;  // in written_slots_ already (a slot thrashing between two flows)
+    seen = key;
+    if (written_slots_.size() >= kMaxWrittenSlots) {  // nobody takes them: start over
+      written_slots_.clear();
+      std::fill(written_recently_.begin(), written_recently_.end(), ~uint64_t(0));
+      seen = key;
+      ++epoch_;
+    }
+    written_slots_.push_back(key);
+  }
+  static constexpr size_t kMaxWrittenSlots = size_t(1) << 20;
+  static constexpr unsigned kWrittenRecentlyLog = 12;
+  static size_t written_recently_index(uint64_t key) {
+    return size_t((key * 0x9E3779B97F4A7C15ull) >> (64 - kWrittenRecentlyLog));
+  }
   int get_rps_cpu(const Skb& skb, RxDecision& d);
   RflowRef set_rps_cpu(const Skb& skb, RflowRef r, uint32_t next_cpu, RxDecision& d);
   void enqueue_to_backlog(uint32_t cpu, RxDecision& d);
@@ -195,6 +272,13 @@ class Kernel : public RpsMayExpireFlow {
   std::vector<uint32_t> head_;   // softnet_data.input_queue_head
   std::vector<uint32_t> tail_;   // softnet_data.input_queue_tail
   RxFlowSteer* driver_ = nullptr;
+  // ExpiryTracker state (simulator-only); head_advanced_ and epoch_ are kept even while off.
+  bool track_expiry_ = false;
+  uint64_t epoch_ = 0;
+  uint64_t takes_ = 0;
+  std::vector<uint64_t> head_advanced_;
+  std::vector<uint64_t> written_slots_;
+  std::vector<uint64_t> written_recently_;  // some keys of written_slots_, by a hash of the key
 };
 
 // roundup_pow_of_two for the knob values.
