@@ -36,11 +36,14 @@ done
 # induction depth is tried first (with its base case) and the BMC runs only where it fails.
 JOBS=(
   "skid              fs_skid           minimum  17  4  0  -"
+  "ram_sdp           fs_ram_sdp        formal   17  2  0  -"
+  "ram_sdp_ultra     fs_ram_sdp        formal_ultra  17  2  0  -"
   "event_fifo        fs_event_fifo     minimum  18  4  0  -"
   "rss_lut           fs_rss_lut        minimum  17  4  0  -"
   "hash              fs_hash           minimum  28  4  0  -"
   "axil_slave        fs_axil_slave     default  18  2  0  axil_slave.ys"
   "order_gate        fs_order_gate     minimum  20  4  0  -"
+  "counters          fs_counters       default  17  2  0  -"
   "reg_sequencer     fs_reg_sequencer  minimum  12  4  0  -"
   "flt_forward       fs_flt_forward    minimum  24  6  0  -"
   "bucket_watch      fs_bucket_watch   formal   20  4  0  -"

@@ -170,6 +170,93 @@ end
 assign cnt_value = cnt_value_reg;
 assign evt_overflow_set = evt_overflow_set_reg;
 
+`ifdef FORMAL
+`ifndef VERILATOR
+// Against a reference for one index (f_idx, any) read every clock: the window shows the
+// count of that counter's events since the last reset or clear (a block counter: its input
+// minus its value then). No state depends on cnt_index, so one index held is every read.
+// (Simulations compare every counter read with the golden model instead.)
+(* anyconst *) logic [4:0] f_idx;
+logic f_seen_reg = 1'b0;                 // a reset was seen (the class counters start unknown)
+logic f_chk_reg = 1'b0;                  // ... before last clock: the value read is defined
+logic [63:0] f_cnt_reg = 64'd0;          // f_idx's events since the last reset or clear
+logic [63:0] f_b_adds_reg = 64'd0, f_b_ret_reg = 64'd0, f_b_ref_reg = 64'd0;
+logic [31:0] f_b_fwd_reg = 32'd0, f_b_hzd_reg = 32'd0;
+logic [63:0] f_exp_reg;                  // the value read last clock must be this
+logic f_ovf_reg = 1'b0;                  // stat_evt_refusals moved last clock
+logic [63:0] f_ref_reg = 64'd0;
+logic f_ev;                              // an event of f_idx this clock
+logic [63:0] f_exp;                      // what the window shows for f_idx now
+always_comb begin
+    f_ev = 1'b0;
+    f_exp = f_cnt_reg;
+    case (f_idx)
+        5'(FS_COUNTER_PKTS): f_ev = rec_fire;
+        5'(FS_COUNTER_PKTS_HASHED): f_ev = rec_fire && rec_hash_valid;
+        5'(FS_COUNTER_FLT_HITS): f_ev = rec_fire && rec_filter_hit;
+        5'(FS_COUNTER_RFS_CPU): f_ev = rec_fire && rec_cpu_valid;
+        5'(FS_COUNTER_STEER_CALLS): f_ev = rec_fire && rec_steer_called;
+        5'(FS_COUNTER_GATE_SKIPS): f_ev = rec_fire && rec_path == P_GATE_SKIP;
+        5'(FS_COUNTER_DRIVER_ERRORS): f_ev = rec_fire && rec_path == P_DRV_ERROR;
+        5'(FS_COUNTER_FLT_DELETES): f_ev = flt_delete_done;
+        5'(FS_COUNTER_HAZARD_STALLS): f_ev = fwd_scan;
+        5'(FS_COUNTER_REPLAY_STALLS): f_ev = replay_busy;
+        5'(FS_COUNTER_FWD_WINDOW_STALLS): f_ev = fwd_window_full;
+        5'(FS_COUNTER_DRV_HOLD_STALLS): f_ev = drv_hold_wait;
+        5'(FS_COUNTER_FAST_ADDS): f_ev = fast_add;
+        5'(FS_COUNTER_STEER_ADDS): f_exp = stat_steer_adds - f_b_adds_reg;
+        5'(FS_COUNTER_STEER_RETARGETS): f_exp = stat_steer_retargets - f_b_ret_reg;
+        5'(FS_COUNTER_EVENTS): f_exp = (stat_steer_adds - f_b_adds_reg) +
+                                       (stat_steer_retargets - f_b_ret_reg);
+        5'(FS_COUNTER_EVT_REFUSALS): f_exp = stat_evt_refusals - f_b_ref_reg;
+        5'(FS_COUNTER_RFS_FWD): f_exp = {32'd0, stat_rfs_fwd - f_b_fwd_reg};
+        5'(FS_COUNTER_RFS_HZD_STALL): f_exp = {32'd0, stat_rfs_hzd_stall - f_b_hzd_reg};
+        default: begin
+            // PARSE_CLASS0 + k counts class k; an index the map leaves free reads 0
+            f_ev = rec_fire && f_idx >= 5'(FS_COUNTER_PARSE_CLASS0) &&
+                   f_idx < 5'(FS_COUNTER_PARSE_CLASS0 + 12) &&
+                   5'(rec_parse_class) == f_idx - 5'(FS_COUNTER_PARSE_CLASS0);
+        end
+    endcase
+end
+always_ff @(posedge clk) begin
+    f_seen_reg <= f_seen_reg || rst;
+    f_chk_reg <= f_seen_reg;
+    f_exp_reg <= f_exp;
+    f_ref_reg <= stat_evt_refusals;
+    f_ovf_reg <= !rst && stat_evt_refusals != f_ref_reg;
+    f_cnt_reg <= f_cnt_reg + 64'(f_ev);
+    if (cnt_clear || rst) begin
+        f_cnt_reg <= 64'd0;
+        f_b_adds_reg <= stat_steer_adds;
+        f_b_ret_reg <= stat_steer_retargets;
+        f_b_ref_reg <= stat_evt_refusals;
+        f_b_fwd_reg <= stat_rfs_fwd;
+        f_b_hzd_reg <= stat_rfs_hzd_stall;
+    end
+end
+always_comb begin
+    a_idx: assume (cnt_index == f_idx);
+end
+always_ff @(posedge clk) begin
+    if (f_chk_reg) begin
+        p_value: assert (cnt_value == f_exp_reg);
+    end
+    if (f_seen_reg) begin
+        // invariants: the count the window reads next, and the bases, as the reference's
+        p_inv_now: assert (sel_raw - sel_base == f_exp);
+        p_inv_base: assert (b_adds_reg == f_b_adds_reg && b_retargets_reg == f_b_ret_reg &&
+                            b_refusals_reg == f_b_ref_reg && b_fwd_reg == f_b_fwd_reg &&
+                            b_hzd_reg == f_b_hzd_reg && refusals_d1_reg == f_ref_reg);
+        p_overflow: assert (evt_overflow_set == f_ovf_reg);
+        // a count read across a clear; a block counter read after a clear moved its base
+        c_clear: cover (cnt_value != 64'd0 && $past(cnt_clear) && f_cnt_reg == 64'd0 && f_ev);
+        c_base: cover (f_b_adds_reg != 64'd0 && f_idx == 5'(FS_COUNTER_EVENTS) && cnt_value != 64'd0);
+    end
+end
+`endif
+`endif
+
 endmodule
 
 `resetall

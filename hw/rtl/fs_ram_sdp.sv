@@ -29,6 +29,47 @@ module fs_ram_sdp #(
 
 logic [DATA_WIDTH-1:0] rd_data_reg;
 
+`ifdef FORMAL
+// Against one address (f_addr), the contract above: once it was written, a read of it gives
+// the last value written before the read's clock, and the output holds while rd_en is low.
+// (No reset: the reference starts empty, as the memory starts unknown.)
+logic [ADDR_WIDTH-1:0] f_addr;
+`ifdef VERILATOR
+assign f_addr = '0;                   // (simulation: address 0; the proof takes any)
+`else
+(* anyconst *) logic [ADDR_WIDTH-1:0] f_addr_any;
+assign f_addr = f_addr_any;
+`endif
+logic f_past_reg = 1'b0;
+logic f_known_reg = 1'b0;             // f_addr was written
+logic [DATA_WIDTH-1:0] f_val_reg;     // ... last with this value
+logic f_rd_reg = 1'b0;                // rd_data is a read of f_addr made with f_known_reg
+logic [DATA_WIDTH-1:0] f_rd_val_reg;  // ... so it must be this
+logic f_en_reg = 1'b0;                // rd_en last clock
+logic f_rdwr_reg = 1'b0;              // f_addr was read and written in the same clock
+logic [DATA_WIDTH-1:0] f_data_reg;    // rd_data last clock
+always_ff @(posedge clk) begin
+    f_past_reg <= 1'b1;
+    f_en_reg <= rd_en;
+    f_data_reg <= rd_data;
+    if (wr_en && wr_addr == f_addr) begin
+        f_known_reg <= 1'b1;
+        f_val_reg <= wr_data;
+    end
+    f_rdwr_reg <= rd_en && rd_addr == f_addr && f_known_reg && wr_en && wr_addr == f_addr;
+    if (rd_en) begin
+        f_rd_reg <= rd_addr == f_addr && f_known_reg;
+        f_rd_val_reg <= f_val_reg;
+    end
+end
+always_ff @(posedge clk) begin
+    if (f_rd_reg) p_read: assert (rd_data == f_rd_val_reg);
+    if (f_past_reg && !f_en_reg) p_hold: assert (rd_data == f_data_reg);
+    // a read in the clock its address is written returns the old value
+    c_read_old: cover (f_rdwr_reg && rd_data != f_val_reg);
+end
+`endif
+
 if (ULTRA != 0) begin : g_ultra
     (* ram_style = "ultra" *) logic [DATA_WIDTH-1:0] mem [0:(1<<ADDR_WIDTH)-1];
 
@@ -43,6 +84,11 @@ if (ULTRA != 0) begin : g_ultra
             rd_data_reg <= mem[rd_addr];
         end
     end
+`ifdef FORMAL
+    always_ff @(posedge clk) begin
+        if (f_known_reg) p_inv_mem: assert (mem[f_addr] == f_val_reg);
+    end
+`endif
 end else begin : g_auto
     logic [DATA_WIDTH-1:0] mem [0:(1<<ADDR_WIDTH)-1];
 
@@ -57,6 +103,11 @@ end else begin : g_auto
             rd_data_reg <= mem[rd_addr];
         end
     end
+`ifdef FORMAL
+    always_ff @(posedge clk) begin
+        if (f_known_reg) p_inv_mem: assert (mem[f_addr] == f_val_reg);
+    end
+`endif
 end
 
 assign rd_data = rd_data_reg;
