@@ -109,7 +109,7 @@ for j in "${JOBS[@]}"; do
   fi
   t0=$(date +%s)
   # shellcheck disable=SC2086
-  if ! yosys -q -l "$d/yosys.log" -p "read_verilog -sv -formal -DFORMAL -I$OUT $files; $chp
+  if ! yosys -q -l "$d/yosys.log" -p "read_verilog -sv -formal -DFORMAL -DFORMAL_TOP_$top -I$OUT $files; $chp
         prep -flatten -top $top; $extra async2sync; dffunmap; write_smt2 -wires $d/$top.smt2" >/dev/null 2>&1; then
     echo "formal: $name: yosys failed (see $d/yosys.log)" >&2
     row "$name" "(build)" "FAILED: yosys, $d/yosys.log"

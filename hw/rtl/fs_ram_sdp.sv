@@ -46,7 +46,6 @@ logic [DATA_WIDTH-1:0] f_val_reg;     // ... last with this value
 logic f_rd_reg = 1'b0;                // rd_data is a read of f_addr made with f_known_reg
 logic [DATA_WIDTH-1:0] f_rd_val_reg;  // ... so it must be this
 logic f_en_reg = 1'b0;                // rd_en last clock
-logic f_rdwr_reg = 1'b0;              // f_addr was read and written in the same clock
 logic [DATA_WIDTH-1:0] f_data_reg;    // rd_data last clock
 always_ff @(posedge clk) begin
     f_past_reg <= 1'b1;
@@ -56,7 +55,6 @@ always_ff @(posedge clk) begin
         f_known_reg <= 1'b1;
         f_val_reg <= wr_data;
     end
-    f_rdwr_reg <= rd_en && rd_addr == f_addr && f_known_reg && wr_en && wr_addr == f_addr;
     if (rd_en) begin
         f_rd_reg <= rd_addr == f_addr && f_known_reg;
         f_rd_val_reg <= f_val_reg;
@@ -65,9 +63,16 @@ end
 always_ff @(posedge clk) begin
     if (f_rd_reg) p_read: assert (rd_data == f_rd_val_reg);
     if (f_past_reg && !f_en_reg) p_hold: assert (rd_data == f_data_reg);
+end
+`ifdef FORMAL_TOP_fs_ram_sdp
+// (its own job only: the blocks around a RAM need not read a word as it is written)
+logic f_rdwr_reg = 1'b0;              // f_addr was read and written in the same clock
+always_ff @(posedge clk) begin
+    f_rdwr_reg <= rd_en && rd_addr == f_addr && f_known_reg && wr_en && wr_addr == f_addr;
     // a read in the clock its address is written returns the old value
     c_read_old: cover (f_rdwr_reg && rd_data != f_val_reg);
 end
+`endif
 `endif
 
 if (ULTRA != 0) begin : g_ultra
