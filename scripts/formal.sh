@@ -50,6 +50,8 @@ JOBS=(
   "steer_driver      fs_steer_driver   minimum  33  4  0  no_evt_stall.ys"
   "rfs_core          fs_rfs_core       formal   25  0  1  -"
   "parser            fs_parser         minimum  23  4  0  -"
+  "nic_front         fs_nic_front      minimum  46  2  0  nic_front.ys"
+  "nic_front_fifo    fs_nic_front      formal_fifo  47  2  0  nic_front.ys"
   "filter_table      fs_filter_table   minimum  28  4  0  -"
   "axil_regs         fs_axil_regs      minimum  30  2  0  axil_regs.ys,no_lists.ys"
   "axil_regs_engine  fs_axil_regs      formal   40  2  0  axil_regs.ys"

@@ -76,6 +76,11 @@ module fs_filter_table #(
     output wire [ID_WIDTH-1:0]    id_mark,
     // the bucket (fs_flt_bucket) of the lookup accepted last clock
     output wire [BUCKET_BITS-1:0] lk1_bucket
+`ifdef FORMAL
+    ,
+    // formal: lookups taken whose answer was not held (for fs_nic_front's conservation invariant)
+    output wire [7:0]             f_items
+`endif
 );
 
 `include "flowsteer_regs.vh"
@@ -513,6 +518,7 @@ fs_axis_check #(.WIDTH(2 + ID_WIDTH + QUEUE_WIDTH + USER_WIDTH), .INPUT(0)) f_m 
 fs_axis_check #(.WIDTH(4 + 1 + 8 + 256 + 32 + ID_WIDTH + QUEUE_WIDTH), .INPUT(1)) f_cmd (.clk(clk), .rst(rst),
     .valid(s_cmd_valid), .ready(s_cmd_ready),
     .data({s_cmd_op, s_cmd_ipv6, s_cmd_proto, s_cmd_src, s_cmd_dst, s_cmd_sport, s_cmd_dport, s_cmd_id, s_cmd_queue}));
+assign f_items = 8'(v1_reg) + 8'(v2_reg) + 8'(v3_reg) + 8'(v4_reg);
 `endif
 
 endmodule

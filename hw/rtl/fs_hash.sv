@@ -38,6 +38,11 @@ module fs_hash #(
     input  wire                  m_hash_ready,
     output wire [31:0]           m_hash,
     output wire [USER_WIDTH-1:0] m_hash_user
+`ifdef FORMAL
+    ,
+    // formal: tuples taken whose hash was not held (for fs_nic_front's conservation invariant)
+    output wire [7:0]            f_items
+`endif
 );
 
 `include "flowsteer_regs.vh"
@@ -224,6 +229,7 @@ fs_axis_check #(.WIDTH(2 + 128 + 128 + 32 + USER_WIDTH), .INPUT(1)) f_s (.clk(cl
     .data({s_tuple_ipv6, s_tuple_ports, s_tuple_src, s_tuple_dst, s_tuple_sport, s_tuple_dport, s_tuple_user}));
 fs_axis_check #(.WIDTH(32 + USER_WIDTH), .INPUT(0)) f_m (.clk(clk), .rst(rst), .valid(m_hash_valid),
     .ready(m_hash_ready), .data({m_hash, m_hash_user}));
+assign f_items = 8'($countones(valid_reg));
 `endif
 
 endmodule

@@ -136,6 +136,14 @@ logic [127:0] p_src, p_dst;
 logic [15:0] p_sport, p_dport;
 logic [USER_WIDTH-1:0] p_user;
 logic parser_tready;
+`ifdef FORMAL
+// items each pipelined block holds (its f_items port), for the conservation invariant below
+logic [7:0] f_parser_items, f_hash_items, f_table_items, f_buf_items;
+logic f_armed_reg = 1'b0;   // a reset was seen (checks start)
+always_ff @(posedge clk) begin
+    if (rst) f_armed_reg <= 1'b1;
+end
+`endif
 
 // the parser's extras (VLAN tags, offsets, length) are not part of the front end's record
 // CTRL.ENABLE = 0 stops frames at the parser; a beat offered before it and not yet taken stays
@@ -177,6 +185,9 @@ fs_parser #(
     .m_rec_l4_offset(),
     .m_rec_len(),
     .m_rec_user(p_user)
+`ifdef FORMAL
+    , .f_items(f_parser_items)
+`endif
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
@@ -237,6 +248,9 @@ fs_hash #(
     .m_hash_ready(h_ready),
     .m_hash(h_hash),
     .m_hash_user(h_user)
+`ifdef FORMAL
+    , .f_items(f_hash_items)
+`endif
 );
 
 logic g_ready;
@@ -313,6 +327,9 @@ fs_filter_table #(
     .count(flt_count),
     .id_mark(flt_id_mark),
     .lk1_bucket(lk_bucket)
+`ifdef FORMAL
+    , .f_items(f_table_items)
+`endif
 );
 
 logic init_busy_reg = 1'b1;
@@ -352,6 +369,20 @@ if (LKF_LOG2 > 0) begin : g_fifo
     );
     // the admission counts for itself (it also counts lookups still in the table)
     wire unused_fifo = &{1'b0, unused_count};
+`ifdef FORMAL
+    assign f_buf_items = 8'(unused_count);
+    // the admission's contract: the FIFO always has room for the table's answer, so the
+    // table (and a command waiting for its lookups) never waits on the FIFO's reader;
+    // inductive with the count of admitted lookups = those in the table + those in the FIFO
+    always_ff @(posedge clk) begin
+        if (f_armed_reg && !rst) begin
+            p_inv_admit: assert ({1'b0, lk_cnt_reg} == (LKF_LOG2+2)'(f_table_items)
+                                                       + (LKF_LOG2+2)'(unused_count));
+            p_inv_admit_max: assert (lk_cnt_reg <= (LKF_LOG2+1)'(1 << LKF_LOG2));
+            p_fifo_room: assert (!e_valid || e_ready);
+        end
+    end
+`endif
 end else begin : g_slice
     assign lk_room = 1'b1;
     fs_skid #(
@@ -366,6 +397,10 @@ end else begin : g_slice
         .m_ready(f_ready),
         .m_data({f_stamp, f_user, f_hit, f_free, f_id, f_queue})
     );
+`ifdef FORMAL
+    // a skid's ready is its free skid register: it holds m_valid + !s_ready items
+    assign f_buf_items = 8'(f_valid) + 8'(!e_ready);
+`endif
 end
 
 // ---------------------------------------------------------------- RSS LUT + stage L
@@ -445,12 +480,18 @@ localparam integer F_FRAMES_MAX = 32 + (1 << LKF_LOG2);
 fs_axis_check #(.WIDTH(GATE_WIDTH + REC_USER_WIDTH + 4 + TUP_W + 32 + 2 + FLT_ID_WIDTH + QUEUE_WIDTH),
     .INPUT(0)) f_l (.clk(clk), .rst(rst), .valid(l_valid), .ready(l_ready),
     .data({l_gate_user, l_user, l_class, l_tup, l_hash, l_hit, l_free, l_id, l_aq}));
-// the count itself is not needed here (the top uses it for its progress check)
-/* verilator lint_off PINCONNECTEMPTY */
+logic [7:0] f_inflight;
 fs_frames_check #(.MAX(F_FRAMES_MAX), .COUNT_WIDTH(8)) f_frames (.clk(clk), .rst(rst),
     .in_last(s_axis_tvalid && s_axis_tready && s_axis_tlast), .out_valid(l_valid),
-    .out_ready(l_ready), .inflight());
-/* verilator lint_on PINCONNECTEMPTY */
+    .out_ready(l_ready), .inflight(f_inflight));
+// the invariant that makes the conservation inductive: the frames between their tlast and
+// stage L are exactly the items the chain's stages hold (each slice holds m_valid + !s_ready)
+logic [7:0] f_held;
+assign f_held = f_parser_items + 8'(q_valid) + 8'(!p_ready) + f_hash_items + 8'(g_valid)
+              + 8'(!h_ready) + f_table_items + f_buf_items + 8'(l_valid);
+always_ff @(posedge clk) begin
+    if (f_armed_reg && !rst) p_inv_frames: assert (f_inflight == f_held);
+end
 `endif
 
 endmodule

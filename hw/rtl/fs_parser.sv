@@ -47,6 +47,11 @@ module fs_parser #(
     output wire [7:0]            m_rec_l4_offset,
     output wire [15:0]           m_rec_len,       // frame length, saturated at 65535
     output wire [USER_WIDTH-1:0] m_rec_user
+`ifdef FORMAL
+    ,
+    // formal: frames whose tlast beat was taken and whose record was not held (for fs_nic_front's conservation invariant)
+    output wire [7:0]            f_items
+`endif
 );
 
 `include "flowsteer_regs.vh"
@@ -643,6 +648,7 @@ fs_axis_check #(.WIDTH(4 + 2 + 8 + 256 + 32 + 2 + 16 + 16 + USER_WIDTH), .INPUT(
     .valid(m_rec_valid), .ready(m_rec_ready),
     .data({m_rec_class, m_rec_ipv6, m_rec_ports, m_rec_proto, m_rec_src, m_rec_dst, m_rec_sport, m_rec_dport,
            m_rec_vlan_tags, m_rec_l3_offset, m_rec_l4_offset, m_rec_len, m_rec_user}));
+assign f_items = 8'($countones(valid_reg));
 `endif
 
 endmodule

@@ -220,6 +220,9 @@ wire [ID_WIDTH-1:0]    unused_lookup_id;
 wire [QUEUE_WIDTH-1:0] unused_lookup_queue;
 wire [0:0]             unused_lookup_user;
 wire [BUCKET_BITS-1:0] unused_lk1_bucket;
+`ifdef FORMAL
+wire [7:0]             unused_flt_items;
+`endif
 
 fs_filter_table #(
     .BUCKET_BITS(BUCKET_BITS),
@@ -265,6 +268,9 @@ fs_filter_table #(
     .count(flt_count),
     .id_mark(flt_id_mark),
     .lk1_bucket(unused_lk1_bucket)
+`ifdef FORMAL
+    , .f_items(unused_flt_items)
+`endif
 );
 
 endmodule

@@ -158,7 +158,8 @@ SyncResult IceArfs::ice_sync_arfs_fltrs(uint64_t now_ms, kernel::RpsMayExpireFlo
   if (t && full_walks_ > 0) {  // see walk_watched's end
     --full_walks_;
     written_.clear();
-    t->take_written_slots(written_);  // not needed: the next watched walk starts over
+    // drained so the log does not grow; its slots are not read: the next watched walk starts over
+    t->take_written_slots(written_);
     walk_all(now_ms, k, add_list, del_list);
   } else if (t) {
     walk_watched(now_ms, *t, add_list, del_list);
