@@ -492,6 +492,33 @@ assign f_held = f_parser_items + 8'(q_valid) + 8'(!p_ready) + f_hash_items + 8'(
 always_ff @(posedge clk) begin
     if (f_armed_reg && !rst) p_inv_frames: assert (f_inflight == f_held);
 end
+
+`ifdef FORMAL_TOP_fs_nic_front
+`ifndef VERILATOR
+// Progress (job nic_front_flow; the other nic_front jobs remove these, hw/formal/no_flow.ys):
+// with stage L always ready, the gate and the admission open, the engine enabled and no table
+// command, once the table's clear sweep is done no stage of the chain ever stalls: the table
+// is idle, every slice empty and the frame input always ready. With the slice as the lookup
+// buffer (a FIFO's admission window is sized for the top, not for formal_fifo's 2 entries).
+localparam integer F_SWEEP = 1 << ((FLT_BUCKET_BITS > FLT_ID_WIDTH) ? FLT_BUCKET_BITS : FLT_ID_WIDTH);
+localparam integer F_START = F_SWEEP + 4;     // the sweep, then the slices drain
+always_comb begin
+    a_flow: assume (l_ready && gate_open && lk_admit && cfg_enable && !flt_cmd_valid);
+end
+logic [7:0] f_flow_reg = '0;                  // clocks since the last reset, saturating
+always_ff @(posedge clk) begin
+    if (f_flow_reg != 8'hff) f_flow_reg <= f_flow_reg + 8'd1;
+    if (rst) f_flow_reg <= '0;
+end
+always_ff @(posedge clk) begin
+    if (f_armed_reg && !rst && LKF_LOG2 == 0 && 32'(f_flow_reg) >= F_START) begin
+        p_flow_idle: assert (!flt_busy);
+        p_flow_ready: assert (s_axis_tready && p_ready && h_ready && e_ready);
+        c_flow_frame: cover (l_valid);   // a frame through the whole chain
+    end
+end
+`endif
+`endif
 `endif
 
 endmodule
