@@ -78,7 +78,7 @@ module fs_filter_table #(
     output wire [BUCKET_BITS-1:0] lk1_bucket
 `ifdef FORMAL
     ,
-    // formal: lookups taken whose answer was not held (for fs_nic_front's conservation invariant)
+    // formal: the lookups held (taken, answer not yet taken), for fs_nic_front's invariant
     output wire [7:0]             f_items
 `endif
 );

@@ -40,7 +40,7 @@ module fs_hash #(
     output wire [USER_WIDTH-1:0] m_hash_user
 `ifdef FORMAL
     ,
-    // formal: tuples taken whose hash was not held (for fs_nic_front's conservation invariant)
+    // formal: the tuples held (taken, hash not yet taken), for fs_nic_front's invariant
     output wire [7:0]            f_items
 `endif
 );

@@ -49,7 +49,7 @@ module fs_parser #(
     output wire [USER_WIDTH-1:0] m_rec_user
 `ifdef FORMAL
     ,
-    // formal: frames whose tlast beat was taken and whose record was not held (for fs_nic_front's conservation invariant)
+    // formal: the frames held (tlast taken, record not yet taken), for fs_nic_front's invariant
     output wire [7:0]            f_items
 `endif
 );
