@@ -118,12 +118,7 @@ logic [BUCKET_BITS-1:0] f_rd_bkt_reg;
 logic [BUCKET_BITS-1:0] f_bkt;           // f_tag's bucket (this clock's, the clock after the lookup)
 logic f_chg_f, f_chg_rd;                 // this clock's change is in f_tag's / the word's bucket
 logic [TAG_W-1:0] f_tag;
-`ifdef VERILATOR
-assign f_tag = '0;                       // (simulation: tag 0; the proof takes any)
-`else
-(* anyconst *) logic [TAG_W-1:0] f_tag_any;
-assign f_tag = f_tag_any;
-`endif
+fs_anyconst #(.WIDTH(TAG_W)) f_tag_const (.value(f_tag));   // (simulation: 0)
 assign f_bkt = f_tk_reg ? lk_bucket : f_bkt_reg;
 assign f_chg_f = chg_log && f_cmd_bkt_reg == f_bkt;
 assign f_chg_rd = chg_log && f_cmd_bkt_reg == f_rd_bkt_reg;

@@ -937,6 +937,9 @@ fs_steer_driver #(
 // register, not R1's and the output slice's ready (that chain ran on through the core's
 // finish, its input ready and M's take into fs_flt_forward's log read: 7 LUT levels)
 localparam integer CRW = 1 + 16 + 3 + 3 + 1 + 32 + 32 + TW;
+`ifdef FORMAL
+logic [1:0] unused_f_rec_items, unused_f_out_items;   // (the top's invariants do not count them)
+`endif
 fs_skid #(
     .WIDTH(CRW)
 ) slice_rec (
@@ -948,6 +951,9 @@ fs_skid #(
     .m_valid(rr_valid),
     .m_ready(rr_ready),
     .m_data({rr_cpu_valid, rr_cpu, rr_path, rr_gate, rr_steer, rr_rc, rr_tail, rec_tag})
+`ifdef FORMAL
+    , .f_items(unused_f_rec_items)
+`endif
 );
 
 // ---------------------------------------------------------------- record
@@ -1018,6 +1024,9 @@ fs_skid #(
     .m_valid(m_axis_rec_tvalid),
     .m_ready(m_axis_rec_tready),
     .m_data(m_axis_rec_tdata)
+`ifdef FORMAL
+    , .f_items(unused_f_out_items)
+`endif
 );
 
 // ---------------------------------------------------------------- counters (enum counter)

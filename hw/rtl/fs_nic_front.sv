@@ -139,6 +139,7 @@ logic parser_tready;
 `ifdef FORMAL
 // items each pipelined block holds (its f_items port), for the conservation invariant below
 logic [7:0] f_parser_items, f_hash_items, f_table_items, f_buf_items;
+logic [1:0] f_q_items, f_g_items;     // the parser's and the hash's output slices
 logic f_armed_reg = 1'b0;   // a reset was seen (checks start)
 always_ff @(posedge clk) begin
     if (rst) f_armed_reg <= 1'b1;
@@ -214,6 +215,9 @@ fs_skid #(
     .m_valid(q_valid),
     .m_ready(q_ready),
     .m_data(q_bundle)
+`ifdef FORMAL
+    , .f_items(f_q_items)
+`endif
 );
 
 // ---------------------------------------------------------------- gate + hash
@@ -266,6 +270,9 @@ fs_skid #(
     .m_valid(g_valid),
     .m_ready(g_ready),
     .m_data(g_user)
+`ifdef FORMAL
+    , .f_items(f_g_items)
+`endif
 );
 
 // ---------------------------------------------------------------- admission + filter table
@@ -385,6 +392,9 @@ if (LKF_LOG2 > 0) begin : g_fifo
 `endif
 end else begin : g_slice
     assign lk_room = 1'b1;
+`ifdef FORMAL
+    logic [1:0] f_f_items;
+`endif
     fs_skid #(
         .WIDTH(LKB_W)
     ) slice_filter (
@@ -396,10 +406,12 @@ end else begin : g_slice
         .m_valid(f_valid),
         .m_ready(f_ready),
         .m_data({f_stamp, f_user, f_hit, f_free, f_id, f_queue})
+`ifdef FORMAL
+        , .f_items(f_f_items)
+`endif
     );
 `ifdef FORMAL
-    // a skid's ready is its free skid register: it holds m_valid + !s_ready items
-    assign f_buf_items = 8'(f_valid) + 8'(!e_ready);
+    assign f_buf_items = 8'(f_f_items);
 `endif
 end
 
@@ -485,10 +497,10 @@ fs_frames_check #(.MAX(F_FRAMES_MAX), .COUNT_WIDTH(8)) f_frames (.clk(clk), .rst
     .in_last(s_axis_tvalid && s_axis_tready && s_axis_tlast), .out_valid(l_valid),
     .out_ready(l_ready), .inflight(f_inflight));
 // the invariant that makes the conservation inductive: the frames between their tlast and
-// stage L are exactly the items the chain's stages hold (each slice holds m_valid + !s_ready)
+// stage L are exactly the items the chain's stages hold
 logic [7:0] f_held;
-assign f_held = f_parser_items + 8'(q_valid) + 8'(!p_ready) + f_hash_items + 8'(g_valid)
-              + 8'(!h_ready) + f_table_items + f_buf_items + 8'(l_valid);
+assign f_held = f_parser_items + 8'(f_q_items) + f_hash_items + 8'(f_g_items) + f_table_items
+              + f_buf_items + 8'(l_valid);
 always_ff @(posedge clk) begin
     if (f_armed_reg && !rst) p_inv_frames: assert (f_inflight == f_held);
 end

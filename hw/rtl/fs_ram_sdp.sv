@@ -34,12 +34,7 @@ logic [DATA_WIDTH-1:0] rd_data_reg;
 // the last value written before the read's clock, and the output holds while rd_en is low.
 // (No reset: the reference starts empty, as the memory starts unknown.)
 logic [ADDR_WIDTH-1:0] f_addr;
-`ifdef VERILATOR
-assign f_addr = '0;                   // (simulation: address 0; the proof takes any)
-`else
-(* anyconst *) logic [ADDR_WIDTH-1:0] f_addr_any;
-assign f_addr = f_addr_any;
-`endif
+fs_anyconst #(.WIDTH(ADDR_WIDTH)) f_addr_const (.value(f_addr));   // (simulation: 0)
 logic f_past_reg = 1'b0;
 logic f_known_reg = 1'b0;             // f_addr was written
 logic [DATA_WIDTH-1:0] f_val_reg;     // ... last with this value

@@ -19,6 +19,11 @@ module fs_skid #(
     output wire             m_valid,
     input  wire             m_ready,
     output wire [WIDTH-1:0] m_data
+`ifdef FORMAL
+    ,
+    // formal: the items held (the output and the skid register), for its users' invariants
+    output wire [1:0]       f_items
+`endif
 );
 
 logic m_valid_reg = 1'b0;
@@ -53,6 +58,7 @@ assign m_valid = m_valid_reg;
 assign m_data = m_data_reg;
 
 `ifdef FORMAL
+assign f_items = 2'(m_valid_reg) + 2'(skid_valid_reg);
 fs_axis_check #(.WIDTH(WIDTH), .INPUT(1)) f_s (.clk(clk), .rst(rst), .valid(s_valid), .ready(s_ready), .data(s_data));
 fs_axis_check #(.WIDTH(WIDTH), .INPUT(0)) f_m (.clk(clk), .rst(rst), .valid(m_valid), .ready(m_ready), .data(m_data));
 `endif
