@@ -49,6 +49,7 @@ JOBS=(
   "bucket_watch      fs_bucket_watch   formal   20  4  0  -"
   "steer_driver      fs_steer_driver   minimum  33  4  0  no_evt_stall.ys"
   "rfs_core          fs_rfs_core       formal   25  0  1  -"
+  "rfs_core_ctl      fs_rfs_core       formal   25  4  0  rfs_core_ctl.ys"
   "parser            fs_parser         minimum  23  4  0  -"
   "nic_front         fs_nic_front      minimum  46  2  0  nic_front.ys,no_flow.ys"
   "nic_front_fifo    fs_nic_front      formal_fifo  47  2  0  nic_front.ys,no_flow.ys"

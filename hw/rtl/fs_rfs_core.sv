@@ -1728,6 +1728,50 @@ always_ff @(posedge clk) begin
     end
 end
 
+// Conservation: a packet taken leaves as one record, or is dropped by a flush with the
+// other packets behind the caller in A-C (its source presents them again); none is lost or
+// doubled on the way (each stage holds one packet, the record register one record).
+logic [3:0] f_pkts_reg = '0;             // taken, neither recorded nor dropped
+logic [3:0] f_abc, f_held;
+assign f_abc = 4'(a_valid_reg) + 4'(b_valid_reg) + 4'(b1_valid_reg) + 4'(b2_valid_reg) +
+               4'(c_valid_reg);
+assign f_held = f_abc + 4'(d_valid_reg) + 4'(rec_valid_reg);
+always_ff @(posedge clk) begin
+    f_pkts_reg <= f_pkts_reg + 4'(pkt_accept) - 4'(m_axis_rec_tvalid && m_axis_rec_tready) -
+                  (flush ? f_abc : 4'd0);
+    if (rst) f_pkts_reg <= '0;
+end
+// the count of packets ordered before an early command: those in A-C carry their bit, the
+// others were flushed and are taken again first; a packet after the command never overtakes
+// one before it (the bits form a prefix of the pipeline, from D up)
+logic [2:0] f_pre_in;
+logic f_pre_ord;
+assign f_pre_in = 3'(a_valid_reg && a_pre_reg) + 3'(b_valid_reg && b_pre_reg) +
+                  3'(b1_valid_reg && b1_pre_reg) + 3'(b2_valid_reg && b2_pre_reg) +
+                  3'(c_valid_reg && c_pre_reg);
+assign f_pre_ord = !(a_valid_reg && a_pre_reg && ((b_valid_reg && !b_pre_reg) ||
+                       (b1_valid_reg && !b1_pre_reg) || (b2_valid_reg && !b2_pre_reg) ||
+                       (c_valid_reg && !c_pre_reg))) &&
+                   !(b_valid_reg && b_pre_reg && ((b1_valid_reg && !b1_pre_reg) ||
+                       (b2_valid_reg && !b2_pre_reg) || (c_valid_reg && !c_pre_reg))) &&
+                   !(b1_valid_reg && b1_pre_reg && ((b2_valid_reg && !b2_pre_reg) ||
+                       (c_valid_reg && !c_pre_reg))) &&
+                   !(b2_valid_reg && b2_pre_reg && c_valid_reg && !c_pre_reg);
+always_ff @(posedge clk) begin
+    if (f_armed_reg && !rst) begin
+        p_inv_pkts: assert (f_pkts_reg == f_held);
+        p_inv_pre: assert (4'(pre_left_reg) == 4'(pre_acc_reg) + 4'(f_pre_in));
+        p_inv_pre_ord: assert (f_pre_ord);
+        // D's driver-call state: past XS_EVAL only for the call it issued, XS_EVAL when empty;
+        // an early HEAD_ADD pends only in its EXEC state
+        if (!d_valid_reg) p_inv_xs_idle: assert (xs_reg == XS_EVAL);
+        if (d_valid_reg && xs_reg != XS_EVAL) p_inv_xs: assert (d_drv_ext && !d_p_unk_reg);
+        if (hadd_pend_reg) p_inv_hadd: assert (cs_reg == CS_EXEC && cmd_op_reg == OP_HEAD_ADD);
+        if (pre_acc_reg != '0) p_inv_pre_acc: assert (f_pre_in == 3'(a_valid_reg) +
+            3'(b_valid_reg) + 3'(b1_valid_reg) + 3'(b2_valid_reg) + 3'(c_valid_reg));
+    end
+end
+
 fs_axis_check #(.WIDTH(1 + 16 + 3 + 3 + 1 + QW + SL + 32 + 1 + QW + SL + 32 + TAG_WIDTH), .INPUT(0)) f_rec (
     .clk(clk), .rst(rst), .valid(m_axis_rec_tvalid), .ready(m_axis_rec_tready),
     .data({m_axis_rec_cpu_valid, m_axis_rec_cpu, m_axis_rec_path, m_axis_rec_gate,
