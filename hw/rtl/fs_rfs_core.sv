@@ -1732,9 +1732,11 @@ end
 // other packets behind the caller in A-C (its source presents them again); none is lost or
 // doubled on the way (each stage holds one packet, the record register one record).
 logic [3:0] f_pkts_reg = '0;             // taken, neither recorded nor dropped
+logic [4:0] f_v, f_pre;                  // A-C's valid and early-command bits (A first)
 logic [3:0] f_abc, f_held;
-assign f_abc = 4'(a_valid_reg) + 4'(b_valid_reg) + 4'(b1_valid_reg) + 4'(b2_valid_reg) +
-               4'(c_valid_reg);
+assign f_v = {a_valid_reg, b_valid_reg, b1_valid_reg, b2_valid_reg, c_valid_reg};
+assign f_pre = {a_pre_reg, b_pre_reg, b1_pre_reg, b2_pre_reg, c_pre_reg};
+assign f_abc = 4'($countones(f_v));
 assign f_held = f_abc + 4'(d_valid_reg) + 4'(rec_valid_reg);
 always_ff @(posedge clk) begin
     f_pkts_reg <= f_pkts_reg + 4'(pkt_accept) - 4'(m_axis_rec_tvalid && m_axis_rec_tready) -
@@ -1744,31 +1746,29 @@ end
 // the count of packets ordered before an early command: those in A-C carry their bit, the
 // others were flushed and are taken again first; a packet after the command never overtakes
 // one before it (the bits form a prefix of the pipeline, from D up)
-logic [2:0] f_pre_in;
-logic f_pre_ord;
-assign f_pre_in = 3'(a_valid_reg && a_pre_reg) + 3'(b_valid_reg && b_pre_reg) +
-                  3'(b1_valid_reg && b1_pre_reg) + 3'(b2_valid_reg && b2_pre_reg) +
-                  3'(c_valid_reg && c_pre_reg);
-assign f_pre_ord = !(a_valid_reg && a_pre_reg && ((b_valid_reg && !b_pre_reg) ||
-                       (b1_valid_reg && !b1_pre_reg) || (b2_valid_reg && !b2_pre_reg) ||
-                       (c_valid_reg && !c_pre_reg))) &&
-                   !(b_valid_reg && b_pre_reg && ((b1_valid_reg && !b1_pre_reg) ||
-                       (b2_valid_reg && !b2_pre_reg) || (c_valid_reg && !c_pre_reg))) &&
-                   !(b1_valid_reg && b1_pre_reg && ((b2_valid_reg && !b2_pre_reg) ||
-                       (c_valid_reg && !c_pre_reg))) &&
-                   !(b2_valid_reg && b2_pre_reg && c_valid_reg && !c_pre_reg);
+logic [3:0] f_pre_in;
+logic f_pre_ord, f_pre_seen;
+assign f_pre_in = 4'($countones(f_v & f_pre));
+always_comb begin
+    // from A down: no packet without the bit below one with it
+    f_pre_ord = 1'b1;
+    f_pre_seen = 1'b0;
+    for (int i = 4; i >= 0; i--) begin
+        if (f_v[i] && f_pre[i]) f_pre_seen = 1'b1;
+        else if (f_v[i] && f_pre_seen) f_pre_ord = 1'b0;
+    end
+end
 always_ff @(posedge clk) begin
     if (f_armed_reg && !rst) begin
         p_inv_pkts: assert (f_pkts_reg == f_held);
-        p_inv_pre: assert (4'(pre_left_reg) == 4'(pre_acc_reg) + 4'(f_pre_in));
+        p_inv_pre: assert (4'(pre_left_reg) == 4'(pre_acc_reg) + f_pre_in);
         p_inv_pre_ord: assert (f_pre_ord);
         // D's driver-call state: past XS_EVAL only for the call it issued, XS_EVAL when empty;
         // an early HEAD_ADD pends only in its EXEC state
         if (!d_valid_reg) p_inv_xs_idle: assert (xs_reg == XS_EVAL);
         if (d_valid_reg && xs_reg != XS_EVAL) p_inv_xs: assert (d_drv_ext && !d_p_unk_reg);
         if (hadd_pend_reg) p_inv_hadd: assert (cs_reg == CS_EXEC && cmd_op_reg == OP_HEAD_ADD);
-        if (pre_acc_reg != '0) p_inv_pre_acc: assert (f_pre_in == 3'(a_valid_reg) +
-            3'(b_valid_reg) + 3'(b1_valid_reg) + 3'(b2_valid_reg) + 3'(c_valid_reg));
+        if (pre_acc_reg != '0) p_inv_pre_acc: assert (f_pre_in == f_abc);
     end
 end
 
