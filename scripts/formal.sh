@@ -2,11 +2,14 @@
 # Formal checks of the engine's stream and bus contracts (the `ifdef FORMAL properties of
 # hw/rtl and the checkers in hw/formal): per job, Yosys builds SMT2 at the module's parameter
 # set (hw/params.json through scripts/rtl-params.py), yosys-smtbmc with z3 runs a bounded model
-# check, k-induction where the job asks for it, and the covers. Prints one row per property:
+# check and k-induction where the job asks for it, scripts/formal-cover.py (z3 too) the covers.
+# Prints one row per property:
 # proved / bounded to depth N / FAILED (with the counterexample VCD) / cover reached / UNREACHED.
-# Usage: scripts/formal.sh [--out DIR] [--extra N] [--deep] [--list] [job ...]   (no job: the CI set)
+# Usage: scripts/formal.sh [--out DIR] [--extra N] [--deep] [--cover-vcd] [--list] [job ...]
+#   (no job: the CI set)
 # --extra N: N more BMC steps than the job's depth; --deep: also the deep jobs (not in CI:
-# z3 does not finish them in minutes); --list: the job names (with --deep first: all).
+# z3 does not finish them in minutes); --cover-vcd: a VCD per cover reached (cover_N.vcd,
+# from yosys-smtbmc -c: slower); --list: the job names (with --deep first: all).
 # yosys-smtbmc runs with --unroll: it expands Yosys's per-cell define-funs itself; z3 4.8.12
 # given them as define-funs spent minutes before step 0 of the parser and the filter table.
 # Exit 0 when nothing failed, 1 on a failed assertion or an unreached cover, 2 on bad usage.
@@ -15,6 +18,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="$ROOT/build/formal"
 EXTRA=0
 DEEP=0
+COVER_VCD=0
 LIST=0
 WANT=()
 while [ $# -gt 0 ]; do
@@ -22,8 +26,9 @@ while [ $# -gt 0 ]; do
     --out) OUT="${2:?--out needs a directory}"; shift 2 ;;
     --extra) EXTRA="${2:?--extra needs a number}"; shift 2 ;;
     --deep) DEEP=1; shift ;;
+    --cover-vcd) COVER_VCD=1; shift ;;
     --list) LIST=1; shift ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     -*) echo "formal: unknown option $1" >&2; exit 2 ;;
     *) WANT+=("$1"); shift ;;
   esac
@@ -164,12 +169,16 @@ for j in "${JOBS[@]}"; do
     row "$name" "(bmc)" "FAILED: $d/bmc.log"
   fi
 
-  # covers: each must be reached within the depth
+  # covers: each must be reached within the depth (scripts/formal-cover.py: z3 keeps its
+  # lemmas from step to step); --cover-vcd: also yosys-smtbmc -c, one trace per cover found
   if [ ${#covers[@]} -gt 0 ]; then
-    "${SMTBMC[@]}" --presat -c -t "$depth" --dump-vcd "$d/cover.vcd" "$d/$top.smt2" >"$d/cover.log" 2>&1 || true
+    python3 "$ROOT/scripts/formal-cover.py" "$d/$top.smt2" "$depth" >"$d/cover.log" 2>&1 || true
+    if [ "$COVER_VCD" -eq 1 ]; then
+      "${SMTBMC[@]}" -c -t "$depth" --dump-vcd "$d/cover_%.vcd" "$d/$top.smt2" \
+        >"$d/cover_vcd.log" 2>&1 || true
+    fi
     for c in "${covers[@]}"; do
-      s="$(awk -v c="$c" '/Reached cover statement/ && (index($0, " at " c " in step") || index($0, "(" c ")")) \
-             { sub(/.* in step /, ""); sub(/\./, ""); print; exit }' "$d/cover.log")"
+      s="$(awk -v c="$c" '$3 == "reached" && $4 == c { print $7; exit }' "$d/cover.log")"
       if [ -n "$s" ]; then
         row "$name" "$c" "cover reached in step $s"
       else
