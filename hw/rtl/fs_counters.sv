@@ -187,9 +187,14 @@ logic f_ovf_reg = 1'b0;                  // stat_evt_refusals moved last clock
 logic [63:0] f_ref_reg = 64'd0;
 logic f_ev;                              // an event of f_idx this clock
 logic [63:0] f_exp;                      // what the window shows for f_idx now
+// a block counter's input and its base, subtracted after the select as the window does: the
+// solver then matches like with like (per-index differences selected took the induction
+// 384 s, for 64-bit subtractions under a free index)
+logic [63:0] f_raw, f_base;
 always_comb begin
     f_ev = 1'b0;
-    f_exp = f_cnt_reg;
+    f_raw = f_cnt_reg;
+    f_base = 64'd0;
     case (f_idx)
         5'(FS_COUNTER_PKTS): f_ev = rec_fire;
         5'(FS_COUNTER_PKTS_HASHED): f_ev = rec_fire && rec_hash_valid;
@@ -204,13 +209,24 @@ always_comb begin
         5'(FS_COUNTER_FWD_WINDOW_STALLS): f_ev = fwd_window_full;
         5'(FS_COUNTER_DRV_HOLD_STALLS): f_ev = drv_hold_wait;
         5'(FS_COUNTER_FAST_ADDS): f_ev = fast_add;
-        5'(FS_COUNTER_STEER_ADDS): f_exp = stat_steer_adds - f_b_adds_reg;
-        5'(FS_COUNTER_STEER_RETARGETS): f_exp = stat_steer_retargets - f_b_ret_reg;
-        5'(FS_COUNTER_EVENTS): f_exp = (stat_steer_adds - f_b_adds_reg) +
-                                       (stat_steer_retargets - f_b_ret_reg);
-        5'(FS_COUNTER_EVT_REFUSALS): f_exp = stat_evt_refusals - f_b_ref_reg;
-        5'(FS_COUNTER_RFS_FWD): f_exp = {32'd0, stat_rfs_fwd - f_b_fwd_reg};
-        5'(FS_COUNTER_RFS_HZD_STALL): f_exp = {32'd0, stat_rfs_hzd_stall - f_b_hzd_reg};
+        5'(FS_COUNTER_STEER_ADDS): begin
+            f_raw = stat_steer_adds;
+            f_base = f_b_adds_reg;
+        end
+        5'(FS_COUNTER_STEER_RETARGETS): begin
+            f_raw = stat_steer_retargets;
+            f_base = f_b_ret_reg;
+        end
+        5'(FS_COUNTER_EVENTS): begin
+            f_raw = stat_steer_adds + stat_steer_retargets;
+            f_base = f_b_adds_reg + f_b_ret_reg;
+        end
+        5'(FS_COUNTER_EVT_REFUSALS): begin
+            f_raw = stat_evt_refusals;
+            f_base = f_b_ref_reg;
+        end
+        5'(FS_COUNTER_RFS_FWD): f_raw = {32'd0, stat_rfs_fwd - f_b_fwd_reg};
+        5'(FS_COUNTER_RFS_HZD_STALL): f_raw = {32'd0, stat_rfs_hzd_stall - f_b_hzd_reg};
         default: begin
             // PARSE_CLASS0 + k counts class k; an index the map leaves free reads 0
             f_ev = rec_fire && f_idx >= 5'(FS_COUNTER_PARSE_CLASS0) &&
@@ -218,6 +234,7 @@ always_comb begin
                    5'(rec_parse_class) == f_idx - 5'(FS_COUNTER_PARSE_CLASS0);
         end
     endcase
+    f_exp = f_raw - f_base;
 end
 always_ff @(posedge clk) begin
     f_seen_reg <= f_seen_reg || rst;
