@@ -26,7 +26,8 @@ def smtio_dir():
     smtbmc = shutil.which("yosys-smtbmc")
     dirs = [os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(smtbmc))),
                          "share", "yosys")] if smtbmc else []
-    return [d for d in dirs + ["/usr/share/yosys"] if os.path.isfile(os.path.join(d, "smtio.py"))]
+    return next((d for d in dirs + ["/usr/share/yosys"]
+                 if os.path.isfile(os.path.join(d, "smtio.py"))), None)
 
 
 def main(argv):
@@ -42,7 +43,7 @@ def main(argv):
         print("formal-cover: Yosys's smtio.py not found (scripts/setup.sh installs yosys)",
               file=sys.stderr)
         return 2
-    sys.path.insert(0, lib[0])
+    sys.path.insert(0, lib)
     from smtio import SmtIo, SmtOpts  # pylint: disable=import-outside-toplevel
 
     opts = SmtOpts()
