@@ -9,7 +9,12 @@ negation, so z3 keeps its lemmas across steps (the axil_regs_engine covers: 395 
 636 s). The model is unrolled as yosys-smtbmc unrolls it (smtio, Yosys's own library, with
 per-cell definitions expanded) and the solver is z3.
 
-Usage: formal-cover.py MODEL.smt2 DEPTH
+Which z3 solver: with --logic QF_BV (a model without memories: Yosys memory_map) z3 answers
+with its incremental SAT solver, which bit-blasts the whole model (for QF_BV z3 picks
+mk_inc_sat_solver; for any logic with arrays its SMT core); without it, the logic is smtio's
+(QF_AUFBV) and z3 uses its SMT core. Which is faster depends on the model (formal.sh's job table).
+
+Usage: formal-cover.py [--logic QF_BV] MODEL.smt2 DEPTH
 Prints one line per step searched and per cover reached ("reached NAME in step N"), then one
 "unreached NAME" per cover left. Exit 0 when every cover is reached, 1 when one is not,
 2 on bad usage or a model it cannot read. No traces: formal.sh --cover-vcd writes them with
@@ -34,8 +39,12 @@ def main(argv):
     if len(argv) == 2 and argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0
+    logic = None
+    if len(argv) == 5 and argv[1] == "--logic" and argv[2] == "QF_BV":
+        logic, argv = argv[2], argv[:1] + argv[3:]
     if len(argv) != 3 or not argv[2].isdigit():
-        print("formal-cover: usage: formal-cover.py MODEL.smt2 DEPTH", file=sys.stderr)
+        print("formal-cover: usage: formal-cover.py [--logic QF_BV] MODEL.smt2 DEPTH",
+              file=sys.stderr)
         return 2
     path, depth = argv[1], int(argv[2])
     lib = smtio_dir()
@@ -49,6 +58,8 @@ def main(argv):
     opts = SmtOpts()
     opts.solver = "z3"
     opts.unroll = True
+    if logic:
+        opts.logic = logic
     opts.timeinfo = False
     smt = SmtIo(opts=opts)
     t0 = time.time()
@@ -63,6 +74,10 @@ def main(argv):
         top = smt.topmod
         if top is None or smt.modinfo[top].cells:
             print(f"formal-cover: {path}: expected one flattened module (prep -flatten)",
+                  file=sys.stderr)
+            return 2
+        if logic and smt.modinfo[top].memories:
+            print(f"formal-cover: {path}: memories are arrays, not QF_BV (map them: memory_map)",
                   file=sys.stderr)
             return 2
         # (SMT2 function, cover name); smtio names a cover "SRC (NAME)" when Yosys gave its source

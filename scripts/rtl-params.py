@@ -2,6 +2,8 @@
 """The build parameters of an RTL module, from hw/params.json (the one table of them).
 
 usage: rtl-params.py MODULE SET           -GNAME=value ... (nothing for SET 'default')
+       rtl-params.py MODULE SET --yosys   -chparam NAME value ... (Yosys's hierarchy: the
+                                          module is elaborated once, at these values)
        rtl-params.py MODULE --sets        the module's sets, 'default' first
        rtl-params.py --modules            every module the table lists
 Exit 2 with one line for a module or set the table does not have.
@@ -24,7 +26,8 @@ def main(argv):
     if argv[1:] == ["--modules"]:
         print(" ".join(table))
         return 0
-    if len(argv) != 3:
+    yosys = len(argv) == 4 and argv[3] == "--yosys"
+    if len(argv) != 3 and not yosys:
         print(__doc__.strip().split("\n\n")[0], file=sys.stderr)
         return 2
     module, what = argv[1], argv[2]
@@ -38,7 +41,8 @@ def main(argv):
         print(f"rtl-params: {module} has no parameter set '{what}' in hw/params.json "
               f"(it has: {' '.join(['default'] + list(sets))})", file=sys.stderr)
         return 2
-    print(" ".join(f"-G{k}={v}" for k, v in sets[what].items()))
+    form = "-chparam {} {}" if yosys else "-G{}={}"
+    print(" ".join(form.format(k, v) for k, v in sets[what].items()))
     return 0
 
 

@@ -529,6 +529,21 @@ always_ff @(posedge clk) begin
         c_flow_frame: cover (l_valid);   // a frame through the whole chain
     end
 end
+// Latency (job nic_front_lat, BMC; nic_front_flow removes it, hw/formal/no_lat.ys): in the flow
+// a frame reaches stage L exactly F_LAT clocks after its tlast beat was taken, and nothing else
+// does. Checked once every frame before F_START has left (at most F_LAT clocks after it).
+localparam integer F_LAT = 7 + 12 + 4 + 1 + 3;   // hw/README.md: parser, hash, lookup, LUT, 3 slices
+logic [F_LAT-1:0] f_lat_reg = '0;                // tlast beats taken, the last F_LAT clocks
+always_ff @(posedge clk) begin
+    f_lat_reg <= {f_lat_reg[F_LAT-2:0], s_axis_tvalid && s_axis_tready && s_axis_tlast};
+    if (rst) f_lat_reg <= '0;
+end
+always_ff @(posedge clk) begin
+    if (f_armed_reg && !rst && LKF_LOG2 == 0 && 32'(f_flow_reg) >= F_START + F_LAT) begin
+        p_flow_lat: assert (l_valid == f_lat_reg[F_LAT-1]);
+        c_flow_lat: cover (l_valid);     // a frame checked
+    end
+end
 `endif
 `endif
 `endif
