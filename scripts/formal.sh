@@ -116,9 +116,12 @@ for j in "${JOBS[@]}"; do
   depth=$((depth + EXTRA))
   d="$OUT/$name"
   mkdir -p "$d"
-  # read without elaborating (-defer), then elaborate once, at the set's values: a plain read
-  # elaborated fs_rfs_core at its defaults and chparam once more (22 s each)
+  # one chparam for the whole set: Yosys elaborates the top at its defaults on reading, then
+  # once more (one chparam per parameter re-elaborated fs_rfs_core each time, 22 s apiece).
+  # Not read_verilog -defer: Yosys 0.23 then fails an internal assert on fs_engine_top.
   params="$(python3 "$ROOT/scripts/rtl-params.py" "$top" "$set" --yosys)" || exit 2
+  chp=""
+  [ -z "$params" ] || chp="chparam $params $top;"
   # shellcheck disable=SC2206
   logic=(${LOGIC[$solver]})
   # shellcheck disable=SC2046
@@ -130,8 +133,8 @@ for j in "${JOBS[@]}"; do
   fi
   t0=$(date +%s)
   # shellcheck disable=SC2086
-  if ! yosys -q -l "$d/yosys.log" -p "read_verilog -defer -sv -formal -DFORMAL -DFORMAL_TOP_$top -I$OUT $files;
-        hierarchy -top $top $params; prep -flatten -top $top; $extra ${MEMMAP[$solver]}
+  if ! yosys -q -l "$d/yosys.log" -p "read_verilog -sv -formal -DFORMAL -DFORMAL_TOP_$top -I$OUT $files;
+        $chp prep -flatten -top $top; $extra ${MEMMAP[$solver]}
         async2sync; dffunmap; write_smt2 -wires $d/$top.smt2" >/dev/null 2>&1; then
     echo "formal: $name: yosys failed (see $d/yosys.log)" >&2
     row "$name" "(build)" "FAILED: yosys, $d/yosys.log"

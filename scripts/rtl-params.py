@@ -2,8 +2,8 @@
 """The build parameters of an RTL module, from hw/params.json (the one table of them).
 
 usage: rtl-params.py MODULE SET           -GNAME=value ... (nothing for SET 'default')
-       rtl-params.py MODULE SET --yosys   -chparam NAME value ... (Yosys's hierarchy: the
-                                          module is elaborated once, at these values)
+       rtl-params.py MODULE SET --yosys   -set NAME value ... (one Yosys chparam for all:
+                                          the module is elaborated once more, at all of them)
        rtl-params.py MODULE --sets        the module's sets, 'default' first
        rtl-params.py --modules            every module the table lists
 Exit 2 with one line for a module or set the table does not have.
@@ -41,7 +41,7 @@ def main(argv):
         print(f"rtl-params: {module} has no parameter set '{what}' in hw/params.json "
               f"(it has: {' '.join(['default'] + list(sets))})", file=sys.stderr)
         return 2
-    form = "-chparam {} {}" if yosys else "-G{}={}"
+    form = "-set {} {}" if yosys else "-G{}={}"
     print(" ".join(form.format(k, v) for k, v in sets[what].items()))
     return 0
 
