@@ -7,32 +7,24 @@ learned at every (pop), so each step and each cover found starts the search agai
 question is guarded by a fresh literal (check-sat-assuming) and retired by asserting its
 negation, so z3 keeps its lemmas across steps (the axil_regs_engine covers: 395 s against
 636 s). The model is unrolled as yosys-smtbmc unrolls it (smtio, Yosys's own library, with
-per-cell definitions expanded) and the solver is z3.
+per-cell definitions expanded; with --declare they are declared, as scripts/smt_unroll.py
+explains) and the solver is z3.
 
 Which z3 solver: with --logic QF_BV (a model without memories: Yosys memory_map) z3 answers
 with its incremental SAT solver, which bit-blasts the whole model (for QF_BV z3 picks
 mk_inc_sat_solver; for any logic with arrays its SMT core); without it, the logic is smtio's
 (QF_AUFBV) and z3 uses its SMT core. Which is faster depends on the model (formal.sh's job table).
 
-Usage: formal-cover.py [--logic QF_BV] MODEL.smt2 DEPTH
+Usage: formal-cover.py [--logic QF_BV] [--declare] MODEL.smt2 DEPTH
 Prints one line per step searched and per cover reached ("reached NAME in step N"), then one
 "unreached NAME" per cover left. Exit 0 when every cover is reached, 1 when one is not,
 2 on bad usage or a model it cannot read. No traces: formal.sh --cover-vcd writes them with
 yosys-smtbmc -c.
 """
-import os
-import shutil
 import sys
 import time
 
-
-def smtio_dir():
-    """Yosys's python library sits in its share directory, beside yosys-smtbmc's prefix."""
-    smtbmc = shutil.which("yosys-smtbmc")
-    dirs = [os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(smtbmc))),
-                         "share", "yosys")] if smtbmc else []
-    return next((d for d in dirs + ["/usr/share/yosys"]
-                 if os.path.isfile(os.path.join(d, "smtio.py"))), None)
+from smt_unroll import patch, smtio_dir
 
 
 def main(argv):
@@ -40,11 +32,17 @@ def main(argv):
         print(__doc__.strip())
         return 0
     logic = None
-    if len(argv) == 5 and argv[1] == "--logic" and argv[2] == "QF_BV":
-        logic, argv = argv[2], argv[:1] + argv[3:]
+    declare = False
+    while len(argv) > 1 and argv[1].startswith("--"):
+        if argv[1] == "--logic" and len(argv) > 2 and argv[2] == "QF_BV":
+            logic, argv = argv[2], argv[:1] + argv[3:]
+        elif argv[1] == "--declare":
+            declare, argv = True, argv[:1] + argv[2:]
+        else:
+            break
     if len(argv) != 3 or not argv[2].isdigit():
-        print("formal-cover: usage: formal-cover.py [--logic QF_BV] MODEL.smt2 DEPTH",
-              file=sys.stderr)
+        print("formal-cover: usage: formal-cover.py [--logic QF_BV] [--declare] MODEL.smt2 "
+              "DEPTH", file=sys.stderr)
         return 2
     path, depth = argv[1], int(argv[2])
     lib = smtio_dir()
@@ -54,6 +52,8 @@ def main(argv):
         return 2
     sys.path.insert(0, lib)
     from smtio import SmtIo, SmtOpts  # pylint: disable=import-outside-toplevel
+    if declare:
+        patch(SmtIo)
 
     opts = SmtOpts()
     opts.solver = "z3"

@@ -12,11 +12,16 @@
 # from yosys-smtbmc -c: slower); --list: the job names (with --deep first: all).
 # yosys-smtbmc runs with --unroll: it expands Yosys's per-cell define-funs itself; z3 4.8.12
 # given them as define-funs spent minutes before step 0 of the parser and the filter table.
+# It runs through scripts/smt_unroll.py, which with --declare declares what the unrolling
+# defines: z3 expands each 0-ary definition at every use (10x slower per step on the engine top),
+# but on other models the declared names slow its search (hash, steer_driver): per job, below.
 # Solver per job: 'sat' maps the memories to registers and states the logic QF_BV, for which
 # z3 answers with its incremental SAT solver (bit-blasting); 'smt' keeps memories as arrays
 # and z3 uses its SMT core. sat is 3-6x faster on most jobs (the CI set: 1,384 s of CPU with
 # smt everywhere), smt where a memory is large (axil_regs: 4,096 pool entries) or where the
-# bit-blasted search is slower (hash: its step-15 covers 206 s against 48 s).
+# bit-blasted search is slower (hash: its step-15 covers 206 s against 48 s). 'sat-decl' is sat
+# with the unrolled definitions declared (above): where reading the steps costs more than the
+# search (axil_regs_engine, the engine top).
 # Exit 0 when nothing failed, 1 on a failed assertion or an unreached cover, 2 on bad usage.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,43 +46,44 @@ done
 [[ "$EXTRA" =~ ^[0-9]+$ ]] || { echo "formal: --extra needs a number, got '$EXTRA'" >&2; exit 2; }
 
 # Jobs: name  top  parameter-set  BMC-depth  induction-depth(0: none)  deep(1: only --deep)
-#       solver (sat|smt, above)
+#       solver (sat|sat-decl|smt, above)
 #       flow (Yosys scripts in hw/formal run after prep, comma-separated, or -)
 # A BMC depth is the block's latency (hw/README.md) + its longest command + 16 clocks; the
 # induction depth is tried first (with its base case) and the BMC runs only where it fails.
 # The three longest jobs come first: CTest numbers and starts the jobs in this order, so none
 # is left running alone at the end (axil_regs_engine last: 14.5 min for 1,392 s of CPU).
 JOBS=(
-  "axil_regs_engine  fs_axil_regs      formal   40  2  0  sat  axil_regs.ys"
-  "rfs_core_ctl      fs_rfs_core       formal   25  4  0  sat  rfs_core_ctl.ys"
-  "axil_regs         fs_axil_regs      minimum  30  2  0  smt  axil_regs.ys,no_lists.ys"
-  "skid              fs_skid           minimum  17  4  0  sat  -"
-  "ram_sdp           fs_ram_sdp        formal   17  2  0  sat  -"
-  "ram_sdp_ultra     fs_ram_sdp        formal_ultra  17  2  0  sat  -"
-  "event_fifo        fs_event_fifo     minimum  18  4  0  sat  -"
-  "rss_lut           fs_rss_lut        minimum  17  4  0  sat  -"
-  "hash              fs_hash           minimum  28  4  0  smt  -"
-  "axil_slave        fs_axil_slave     default  18  2  0  sat  axil_slave.ys"
-  "order_gate        fs_order_gate     minimum  20  4  0  sat  -"
-  "counters          fs_counters       default  17  2  0  sat  -"
-  "reg_sequencer     fs_reg_sequencer  minimum  12  4  0  sat  -"
-  "flt_forward       fs_flt_forward    minimum  24  6  0  sat  -"
-  "bucket_watch      fs_bucket_watch   formal   20  4  0  sat  -"
-  "steer_driver      fs_steer_driver   minimum  33  4  0  sat  no_evt_stall.ys"
-  "rfs_core          fs_rfs_core       formal   25  0  1  sat  -"
-  "parser            fs_parser         minimum  23  4  0  sat  -"
-  "nic_front         fs_nic_front      minimum  46  2  0  sat  nic_front.ys,no_flow.ys"
-  "nic_front_fifo    fs_nic_front      formal_fifo  47  2  0  sat  nic_front.ys,no_flow.ys"
-  "nic_front_flow    fs_nic_front      minimum  40  8  0  sat  nic_front.ys,flow_only.ys,no_lat.ys"
-  "nic_front_lat     fs_nic_front      minimum  49  0  0  sat  nic_front.ys,flow_only.ys,lat_only.ys"
-  "filter_table      fs_filter_table   minimum  28  4  0  sat  -"
+  "axil_regs_engine  fs_axil_regs      formal        40  2  0  sat-decl  axil_regs.ys"
+  "rfs_core_ctl      fs_rfs_core       formal        25  4  0  sat       rfs_core_ctl.ys"
+  "axil_regs         fs_axil_regs      minimum       30  2  0  smt       axil_regs.ys,no_lists.ys"
+  "skid              fs_skid           minimum       17  4  0  sat       -"
+  "ram_sdp           fs_ram_sdp        formal        17  2  0  sat       -"
+  "ram_sdp_ultra     fs_ram_sdp        formal_ultra  17  2  0  sat       -"
+  "event_fifo        fs_event_fifo     minimum       18  4  0  sat       -"
+  "rss_lut           fs_rss_lut        minimum       17  4  0  sat       -"
+  "hash              fs_hash           minimum       28  4  0  smt       -"
+  "axil_slave        fs_axil_slave     default       18  2  0  sat       axil_slave.ys"
+  "order_gate        fs_order_gate     minimum       20  4  0  sat       -"
+  "counters          fs_counters       default       17  2  0  sat       -"
+  "reg_sequencer     fs_reg_sequencer  minimum       12  4  0  sat       -"
+  "flt_forward       fs_flt_forward    minimum       24  6  0  sat       -"
+  "bucket_watch      fs_bucket_watch   formal        20  4  0  sat       -"
+  "steer_driver      fs_steer_driver   minimum       33  4  0  sat       no_evt_stall.ys"
+  "rfs_core          fs_rfs_core       formal        25  0  1  sat       -"
+  "parser            fs_parser         minimum       23  4  0  sat       -"
+  "nic_front         fs_nic_front      minimum       46  2  0  sat       nic_front.ys,no_flow.ys"
+  "nic_front_fifo    fs_nic_front      formal_fifo   47  2  0  sat       nic_front.ys,no_flow.ys"
+  "nic_front_flow    fs_nic_front      minimum       40  8  0  sat       nic_front.ys,flow_only.ys,no_lat.ys"
+  "nic_front_lat     fs_nic_front      minimum       49  0  0  sat       nic_front.ys,flow_only.ys,lat_only.ys"
+  "filter_table      fs_filter_table   minimum       28  4  0  sat       -"
+  "engine_top        fs_engine_top     minimum       57  0  1  sat-decl  engine_top.ys"
 )
 
-# every solver call: z3, per-cell definitions expanded by smtbmc (above)
-SMTBMC=(yosys-smtbmc -s z3 --unroll)
+# every solver call: z3, per-cell definitions expanded by smtbmc, through smt_unroll.py (above)
+SMTBMC=(python3 "$ROOT/scripts/smt_unroll.py" -s z3 --unroll)
 # and per solver (the job table's column): the logic, the memories, formal-cover.py's option
-declare -A LOGIC=([sat]="--logic QF_BV" [smt]="")
-declare -A MEMMAP=([sat]="memory_map; opt_clean;" [smt]="")
+declare -A LOGIC=([sat]="--logic QF_BV" [sat-decl]="--logic QF_BV --declare" [smt]="")
+declare -A MEMMAP=([sat]="memory_map; opt_clean;" [sat-decl]="memory_map; opt_clean;" [smt]="")
 
 for t in yosys yosys-smtbmc z3; do
   command -v "$t" >/dev/null || { echo "formal: $t not found (scripts/setup.sh installs it)" >&2; exit 2; }
@@ -107,7 +113,7 @@ row() { rows+=("$(printf "$ROW_FMT" "$1" "$2" "$3")"); }
 
 for j in "${JOBS[@]}"; do
   read -r name top set depth ind deep solver flow <<<"$j"
-  [ -n "${LOGIC[$solver]+set}" ] || { echo "formal: job $name: solver '$solver' is not sat or smt" >&2; exit 2; }
+  [ -n "${LOGIC[$solver]+set}" ] || { echo "formal: job $name: solver '$solver' is not sat, sat-decl or smt" >&2; exit 2; }
   if [ ${#WANT[@]} -gt 0 ]; then
     [[ " ${WANT[*]} " == *" $name "* ]] || continue
   elif [ "$deep" -eq 1 ] && [ "$DEEP" -eq 0 ]; then
@@ -182,7 +188,12 @@ for j in "${JOBS[@]}"; do
     fi
   done
   if [ -n "$failed" ] && [ "$failed" = "?" ]; then
-    row "$name" "(bmc)" "FAILED: $d/bmc.log"
+    # no assertion named: the solver itself stopped (killed for memory, for one)
+    if grep -q "Unexpected EOF response from solver" "$d/bmc.log"; then
+      row "$name" "(bmc)" "FAILED: z3 stopped in step $step, $d/bmc.log"
+    else
+      row "$name" "(bmc)" "FAILED: $d/bmc.log"
+    fi
   fi
 
   # covers: each must be reached within the depth (scripts/formal-cover.py: z3 keeps its
