@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""ABC's engines on a job's AIGER model (scripts/formal.sh, solvers abc-bmc and abc-pdr).
+
+formal.sh writes, per job, the model as Yosys left it after the job's flow (MODEL.il), its
+AIGER form with the assertions as bad states and the assumptions as constraints (MODEL.aig,
+latch and input names in MODEL.aim), and the covers, each made an assertion that it is never
+hit, in MODEL_cover.aig with their names in write order in MODEL_cover.lst.
+
+  formal_abc.py prove MODEL DEPTH [--pdr SECONDS] [--vcd FILE]
+      with --pdr, property-directed reachability first: "proved" when it closes within the
+      time; else (or on its counterexample) a bounded check of DEPTH steps (0 .. DEPTH-1, as
+      yosys-smtbmc -t DEPTH): "bounded DEPTH", or "failed STEP NAME..." with the trace
+      replayed by Yosys's simulator into a VCD, which names the assertions that fail.
+  formal_abc.py cover MODEL DEPTH
+      every cover searched in steps 0 .. DEPTH (bmc3, one run per cover found), printed as
+      formal-cover.py prints them: "reached NAME in step N" or "unreached NAME".
+
+Why: z3 bit-blasts each unrolled step of the engine top again and again (16 GB by step 49);
+ABC's bmc3 keeps one incremental SAT instance on the AIG and its pdr needs no invariant
+written by hand. The constraints are folded into the properties (fold), as SymbiYosys does.
+Exit 0 when nothing failed and every cover was reached, 1 otherwise, 2 on bad usage.
+"""
+import os
+import re
+import subprocess
+import sys
+import time
+
+_ASSERTED = re.compile(r"Output (\d+) (?:of miter \"[^\"]*\" )?was asserted in frame +(\d+)")
+_SIM_FAIL = re.compile(r"Assert (\S+) .*failed")
+
+
+def abc(script):
+    """Runs yosys-abc; its standard output (it reports everything there)."""
+    r = subprocess.run(["yosys-abc", "-c", script], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"yosys-abc failed ({r.returncode}): {r.stderr.strip()[-400:]}")
+    return r.stdout
+
+
+def replay(model, cex, vcd):
+    """The assertions a counterexample violates, by Yosys's simulator on the model (a VCD)."""
+    r = subprocess.run(["yosys", "-q", "-p", f"read_rtlil {model}.il; sim -clock clk -r {cex} "
+                        f"-map {model}.aim -vcd {vcd}"], capture_output=True, text=True)
+    names = []
+    for line in (r.stdout + r.stderr).splitlines():
+        m = _SIM_FAIL.search(line)
+        if m and m.group(1) not in names:
+            names.append(m.group(1))
+    return names
+
+
+def prove(model, depth, pdr_seconds, vcd):
+    t0 = time.time()
+    aig = f"{model}.aig"
+    cex = f"{model}.aiw"
+    if pdr_seconds > 0:
+        out = abc(f"read_aiger {aig}; fold; pdr -T {pdr_seconds}")
+        if "Property proved" in out:
+            print(f"proved ({time.time() - t0:.0f} s)")
+            return 0
+        if _ASSERTED.search(out):
+            print("pdr: counterexample; the bounded check names it", flush=True)
+        else:
+            print(f"pdr: open after {pdr_seconds} s", flush=True)
+    if os.path.exists(cex):
+        os.remove(cex)
+    out = abc(f"read_aiger {aig}; fold; bmc3 -F {depth}; write_cex -a {cex}")
+    m = _ASSERTED.search(out)
+    if m:
+        step = int(m.group(2))
+        names = replay(model, cex, vcd) if os.path.exists(cex) else []
+        print(f"failed {step} {' '.join(names) or '?'}")
+        return 1
+    if f"No output asserted in {depth} frames" not in out:
+        print(f"formal_abc: bmc3 said neither pass nor fail:\n{out[-600:]}", file=sys.stderr)
+        return 2
+    print(f"bounded {depth} ({time.time() - t0:.0f} s)")
+    return 0
+
+
+def cover(model, depth):
+    t0 = time.time()
+    with open(f"{model}_cover.lst") as f:
+        # select -list prints module/cell in the order write_aiger writes the cells
+        names = [line.strip().split("/", 1)[-1] for line in f if line.strip()]
+    # One search per cover found, each from the step of the one before (bmc3 -S), the covers
+    # found made constant (zeropo): bmc3 -a, which would search them all at once, crashes in
+    # this ABC (Debian's yosys-abc 0.23) once a model has constraints (flt_forward: SIGSEGV).
+    found = {}
+    start = 0
+    while len(found) < len(names):
+        done = "".join(f"zeropo -N {i}; " for i in sorted(found))
+        out = abc(f"read_aiger {model}_cover.aig; fold; {done}bmc3 -S {start} -F {depth + 1}")
+        m = _ASSERTED.search(out)
+        if not m:
+            break
+        i, start = int(m.group(1)), int(m.group(2))
+        if i in found or i >= len(names):
+            raise RuntimeError(f"bmc3 reported output {i} again or out of range:\n{out[-400:]}")
+        found[i] = start
+    for i, name in enumerate(names):
+        if i in found:
+            print(f"{time.time() - t0:7.1f} s  reached {name} in step {found[i]}")
+    for i, name in enumerate(names):
+        if i not in found:
+            print(f"{time.time() - t0:7.1f} s  unreached {name}")
+    return 0 if len(found) == len(names) else 1
+
+
+def main(argv):
+    args = argv[1:]
+    pdr, vcd = 0, None
+    for opt in ("--pdr", "--vcd"):
+        if opt in args:
+            i = args.index(opt)
+            if i + 1 >= len(args):
+                print(f"formal_abc: {opt} needs a value", file=sys.stderr)
+                return 2
+            val = args[i + 1]
+            del args[i:i + 2]
+            if opt == "--pdr":
+                if not val.isdigit():
+                    print(f"formal_abc: --pdr needs seconds, got '{val}'", file=sys.stderr)
+                    return 2
+                pdr = int(val)
+            else:
+                vcd = val
+    if len(args) != 3 or args[0] not in ("prove", "cover") or not args[2].isdigit():
+        print("formal_abc: usage: formal_abc.py prove|cover MODEL DEPTH [--pdr SECONDS] "
+              "[--vcd FILE]", file=sys.stderr)
+        return 2
+    mode, model, depth = args[0], args[1], int(args[2])
+    try:
+        if mode == "prove":
+            return prove(model, depth, pdr, vcd or f"{model}_cex.vcd")
+        return cover(model, depth)
+    except (OSError, RuntimeError) as e:
+        print(f"formal_abc: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
