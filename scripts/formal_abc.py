@@ -10,7 +10,8 @@ hit, in MODEL_cover.aig with their names in write order in MODEL_cover.lst.
       with --pdr, property-directed reachability first: "proved" when it closes within the
       time; else (or on its counterexample) a bounded check of DEPTH steps (0 .. DEPTH-1, as
       yosys-smtbmc -t DEPTH): "bounded DEPTH", or "failed STEP NAME..." with the trace
-      replayed by Yosys's simulator into a VCD, which names the assertions that fail.
+      replayed by Yosys's simulator into a VCD, which names the assertions that fail; each
+      step is printed as bmc3 finishes it ("bmc3: step N done").
   formal_abc.py cover MODEL DEPTH
       every cover searched in steps 0 .. DEPTH (bmc3, one run per cover found), printed as
       formal-cover.py prints them: "reached NAME in step N" or "unreached NAME".
@@ -30,12 +31,24 @@ _ASSERTED = re.compile(r"Output (\d+) (?:of miter \"[^\"]*\" )?was asserted in f
 _SIM_FAIL = re.compile(r"Assert (\S+) .*failed")
 
 
-def abc(script):
-    """Runs yosys-abc; its standard output (it reports everything there)."""
-    r = subprocess.run(["yosys-abc", "-c", script], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError(f"yosys-abc failed ({r.returncode}): {r.stderr.strip()[-400:]}")
-    return r.stdout
+_FRAME = re.compile(r"^\s*(\d+) \+ :.*?([\d.]+) sec\s*$")
+
+
+def abc(script, progress=False):
+    """Runs yosys-abc; its standard output (it reports everything there). With progress, each
+    step bmc3 -v finishes is printed as it comes (a deep check runs for many minutes)."""
+    p = subprocess.Popen(["yosys-abc", "-c", script], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    out = []
+    for line in p.stdout:
+        out.append(line)
+        m = _FRAME.match(line) if progress else None
+        if m:
+            print(f"bmc3: step {m.group(1)} done ({float(m.group(2)):.0f} s)", flush=True)
+    err = p.stderr.read()
+    if p.wait() != 0:
+        raise RuntimeError(f"yosys-abc failed ({p.returncode}): {err.strip()[-400:]}")
+    return "".join(out)
 
 
 def replay(model, cex, vcd):
@@ -65,7 +78,7 @@ def prove(model, depth, pdr_seconds, vcd):
             print(f"pdr: open after {pdr_seconds} s", flush=True)
     if os.path.exists(cex):
         os.remove(cex)
-    out = abc(f"read_aiger {aig}; fold; bmc3 -F {depth}; write_cex -a {cex}")
+    out = abc(f"read_aiger {aig}; fold; bmc3 -F {depth} -v; write_cex -a {cex}", progress=True)
     m = _ASSERTED.search(out)
     if m:
         step = int(m.group(2))

@@ -208,7 +208,10 @@ class RegRef {
         K.set_rx_cpu_rmap(m.rmap);
         break;
       }
-      case Op::kSetCpuMask: K.set_rps_cpu_mask(c.d0); break;
+      case Op::kSetCpuMask:
+        if (c.d0 > flowsteer::kernel::kMaxRpsCpuMask) e.status = -EINVAL;
+        else K.set_rps_cpu_mask(c.d0);
+        break;
       case Op::kSockWrite: e.status = K.write_sock_entry(c.d0, c.d1) ? 0 : -EINVAL; break;
       case Op::kSockRead: {
         const auto* st = K.sock_table();

@@ -176,8 +176,9 @@ class BenchT {
     push_cmd(Op::kSockSize, 0, log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1).status = rc;
   }
   void set_cpu_mask(uint32_t m) {  // the engine's RPS_CPU_MASK register
-    ref->set_rps_cpu_mask(m);
-    push_cmd(Op::kSetCpuMask, 0, m, 0);
+    const bool ok = m <= flowsteer::kernel::kMaxRpsCpuMask;
+    if (ok) ref->set_rps_cpu_mask(m);
+    push_cmd(Op::kSetCpuMask, 0, m, 0).status = ok ? 0 : -EINVAL;
   }
   void queue_table(uint32_t q, int log2) {  // -1 removes
     int rc = ref->store_rps_flow_cnt(q, log2 < 0 ? 0 : (uint64_t(1) << log2));
@@ -1148,3 +1149,30 @@ TEST(RfsCore, RandomMixesOddCounts) {
 }
 
 }  // namespace
+
+// A mask wider than 16 bits is refused (-EINVAL): with it, next_cpu could be 2^16 or more, and
+// S9 would store its low 16 bits, a CPU the packet behind in the pipeline was told (by the
+// forwarded "not usable" flag of the 32-bit value) it could not use: the formal rfs_core job's
+// p_r_ok counterexample at step 18 (hw/README.md). The same scenario, with the refusal: the
+// mask stays 15, the entry's ident no longer matches (G5b), and both packets follow the model.
+TEST(RfsCore, CpuMaskAbove16BitsRefused) {
+  Bench b(16, Variant::kPatched, SlotMode::kLog);
+  b.sock_size(4);
+  for (uint32_t q = 0; q < kQueues; ++q) b.queue_table(q, 3);
+  b.set_rmap_present(false);
+  b.set_head_tail(1, 1000, 1000);
+  const uint32_t h = 0x00ABC101;
+  b.sock_record(h, 1);
+  b.pkt(h, 0);
+  b.set_online(1, false);
+  b.set_cpu_mask(0x1FFFF);  // refused
+  b.set_cpu_mask(0xFFFF);   // the widest accepted
+  b.sock_write(h & 15, (h & ~0xFFFFu) | 0xFFF0u);
+  b.pkt(h, 0);
+  b.pkt(h, 0);
+  b.set_cpu_mask(15);
+  b.sock_write(h & 15, (h & ~0x1FFFFu) | 0x10000u);
+  b.pkt(h, 0);
+  b.pkt(h, 0);
+  run_both(b, "cpu_mask_u16");
+}

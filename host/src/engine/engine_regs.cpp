@@ -249,6 +249,8 @@ bool EngineRegisterFile::write_reg(const Decoded& d, uint32_t v) {
     if (v == 0 || v > queues) return false;
     model_.set_num_rx_queues(v);
   } else if (a == r::RPS_CPU_MASK::kAddr) {
+    // the field keeps 16 bits (CPU ids are u16): the core's SET_CPU_MASK never sees a wider mask
+    static_assert(r::RPS_CPU_MASK::VALUE.mask() == kernel::kMaxRpsCpuMask, "CPU ids are u16");
     model_.set_rps_cpu_mask(v);
   } else if (a == r::SOCK_CFG::kAddr) {
     uint32_t log2 = r::SOCK_CFG::LOG2.get(v);

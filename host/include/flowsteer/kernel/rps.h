@@ -13,6 +13,10 @@ inline constexpr uint16_t RPS_NO_CPU = 0xFFFF;
 inline constexpr uint16_t RPS_NO_FILTER = 0xFFFF;
 inline constexpr uint32_t kActivityFactor = 10;        // window = 10 * table size
 inline constexpr uint32_t kMaxSockFlowEntries = 1u << 29;
+// Widest rps_cpu_mask the engine accepts: rps_dev_flow.cpu is a u16, and a kernel's mask,
+// roundup_pow_of_two(nr_cpu_ids) - 1, is below 2^16 (a wider one gives next_cpu values no slot
+// can hold; the engine's SET_CPU_MASK refuses it).
+inline constexpr uint32_t kMaxRpsCpuMask = 0xFFFF;
 // Largest rps_flow_cnt the model allocates (the kernel allows up to 2^32 slots on 64-bit).
 inline constexpr uint64_t kModelMaxFlowCnt = 1ull << 26;
 
