@@ -193,7 +193,8 @@ localparam integer F_HASH = 0;                    // rps_dev_flow.hash (u32, PAT
 // the kernel model would accept a larger table); rsp_data0/1 carry READ_HEAD_TAIL (also
 // returned by the other per-CPU ops), MAY_EXPIRE and SOCK_READ results. rps_cpu_mask is
 // recomputed from nr_cpu_ids by SOCK_SIZE (spec 1.1), as the kernel does at allocation;
-// SET_CPU_MASK sets it to any value below 2^16 (the engine's RPS_CPU_MASK register; above: -EINVAL).
+// SET_CPU_MASK sets it to any value below 2^16 (the engine's RPS_CPU_MASK register; a wider
+// one: -EINVAL).
 // op codes and operands: enum rfs_op of hw/regs/flowsteer_regs.json (hw/regs/registers.md)
 localparam [4:0] OP_SOCK_RECORD = 5'(FS_RFS_OP_SOCK_RECORD);
 localparam [4:0] OP_SOCK_DELETE = 5'(FS_RFS_OP_SOCK_DELETE);
