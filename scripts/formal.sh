@@ -240,10 +240,10 @@ for j in "${JOBS[@]}"; do
     status="bounded to depth $((step > 0 ? step - 1 : 0))"
     rc=1
   fi
+  read -r -a fails <<<"$failed"
   for a in "${asserts[@]}"; do
     # a failed name as printed, or with its instance path on either side (p_id is not p_idle)
     hit=0
-    read -r -a fails <<<"$failed"
     for f in "${fails[@]}"; do
       [[ "$a" == "$f" || "$a" == *".$f" || "$f" == *".$a" ]] && hit=1
     done

@@ -29,26 +29,25 @@ import time
 
 _ASSERTED = re.compile(r"Output (\d+) (?:of miter \"[^\"]*\" )?was asserted in frame +(\d+)")
 _SIM_FAIL = re.compile(r"Assert (\S+) .*failed")
-
-
 _FRAME = re.compile(r"^\s*(\d+) \+ :.*?([\d.]+) sec\s*$")
 
 
 def abc(script, progress=False):
     """Runs yosys-abc; its standard output (it reports everything there). With progress, each
     step bmc3 -v finishes is printed as it comes (a deep check runs for many minutes)."""
+    # one pipe for both streams: a second, unread one could fill and stall ABC
     p = subprocess.Popen(["yosys-abc", "-c", script], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.STDOUT, text=True)
     out = []
     for line in p.stdout:
         out.append(line)
         m = _FRAME.match(line) if progress else None
         if m:
             print(f"bmc3: step {m.group(1)} done ({float(m.group(2)):.0f} s)", flush=True)
-    err = p.stderr.read()
+    out = "".join(out)
     if p.wait() != 0:
-        raise RuntimeError(f"yosys-abc failed ({p.returncode}): {err.strip()[-400:]}")
-    return "".join(out)
+        raise RuntimeError(f"yosys-abc failed ({p.returncode}): {out.strip()[-400:]}")
+    return out
 
 
 def replay(model, cex, vcd):
