@@ -295,7 +295,7 @@ logic [NUM_QUEUES-1:0] tbl_present_reg = '0;
 logic [4:0] tbl_log_reg [NUM_QUEUES];
 logic sock_present_reg = 1'b0;
 logic [KL-1:0] sock_mask_reg = '0;
-logic [31:0] cpu_mask_reg = 32'd0;                 // rps_cpu_mask
+logic [15:0] cpu_mask_reg = 16'd0;                 // rps_cpu_mask (below 2^16: CPU ids are u16)
 logic [15:0] nr_cpu_ids_reg = 16'(NUM_CPUS);
 logic patched_reg = 1'b1;
 logic mask_mode_reg = 1'b0;
@@ -416,7 +416,6 @@ logic [4:0] b1_log_reg;
 logic [SW-1:0] b1_r_reg;          // R view (snoops every slot write)
 logic b1_ident_reg;
 logic [15:0] b1_next_reg;
-logic b1_next_hi_reg;
 logic [QW-1:0] b1_tq_reg;
 logic [4:0] b1_tlog_reg;          // tbl_log[tq]
 logic [15:0] b1_mcpu_reg;
@@ -432,7 +431,6 @@ logic [4:0] b2_log_reg;
 logic [SW-1:0] b2_r_reg;
 logic b2_ident_reg;
 logic [15:0] b2_next_reg;
-logic b2_next_hi_reg;
 logic [QW-1:0] b2_tq_reg;
 logic [SL-1:0] b2_pslot_reg;
 logic [4:0] b2_tlog_reg;
@@ -449,7 +447,6 @@ logic [SW-1:0] c_r_reg;           // R view (snoops every slot write)
 logic [SW-1:0] c_p_reg;           // P view (snoops every slot write)
 logic c_ident_reg;                // G5b hit
 logic [15:0] c_next_reg;          // next_cpu[15:0]
-logic c_next_hi_reg;              // next_cpu[31:16] != 0 (>= nr_cpu_ids, never equals a u16)
 logic [QW-1:0] c_tq_reg;          // rmap[next_cpu]
 logic [SL-1:0] c_pslot_reg;       // slot_tq(h)
 logic [15:0] c_mcpu_reg;          // G6 map CPU
@@ -635,16 +632,14 @@ logic b_r_fwd;
 logic [31:0] b_ident;
 logic b_ident_hit;
 logic [15:0] b_next;
-logic b_next_hi;
 logic [QW-1:0] b_tq;
 
 always_comb begin
     b_r_fwd = wr_d1_en_reg && wr_d1_addr_reg == {b_queue_reg, b_rslot_reg};
     b_r_view = b_r_fwd ? wr_d1_data_reg : ram1_rd_data;
     b_ident = (b_wbhit_reg && wb_valid_reg) ? wb_data_reg : sock_rd_data;
-    b_ident_hit = ((b_ident ^ b_hash_reg) & ~cpu_mask_reg) == 32'd0;         // G5b
-    b_next = b_ident[15:0] & cpu_mask_reg[15:0];                             // G5c
-    b_next_hi = (b_ident[31:16] & cpu_mask_reg[31:16]) != 16'd0;
+    b_ident_hit = ((b_ident ^ b_hash_reg) & ~{16'd0, cpu_mask_reg}) == 32'd0; // G5b
+    b_next = b_ident[15:0] & cpu_mask_reg;                                   // G5c
     b_tq = rmap_reg[CW'(b_next)];
 end
 
@@ -713,7 +708,7 @@ always_comb begin
     c_rcpu = c_r_reg[F_CPU +: 16];
     c_r_ok = c_rcpu < nr_cpu_ids_reg && online_reg[CW'(c_rcpu)];
     c_r_inorder = $signed(head_reg[CW'(c_rcpu)] - c_r_reg[F_LQ +: 32]) >= 0;   // int32 >= 0
-    c_r_ne = c_rcpu != c_next_reg || c_next_hi_reg;     // u16 tcpu != u32 next_cpu
+    c_r_ne = c_rcpu != c_next_reg;
 
     // P: activity (spec 4.1) in the target table, from the registered view (the slot RAM's
     // output mux ends at B2's register, not here)
@@ -724,7 +719,7 @@ always_comb begin
     c_wpos_q = mask_mode_reg ? wpos_mask[c_log_reg] : wpos_log[c_log_reg];
     c_wpos_tq = $signed(c_win_reg) > 0;
 
-    c_nc_ok = !c_next_hi_reg && c_next_reg < nr_cpu_ids_reg;           // S1
+    c_nc_ok = c_next_reg < nr_cpu_ids_reg;                             // S1
     c_next_ok = c_nc_ok && online_reg[CW'(c_next_reg)];
     c_head_next = head_reg[CW'(c_next_reg)];
     // G6: the queue's rps_map
@@ -916,7 +911,7 @@ always_comb begin
     // the written slot: cpu = next_cpu (called) or tcpu0; last_qtail = tail + 1 (enqueued),
     // head[next_cpu] (difference 0) or unchanged with cpu = next_cpu >= nr_cpu_ids
     w_d1 = d_call ? d_next_ok_reg : d_r_ok_reg;
-    w_ne = (d_call ? d_next_reg != c_next_reg : d_rcpu != c_next_reg) || c_next_hi_reg;
+    w_ne = d_call ? d_next_reg != c_next_reg : d_rcpu != c_next_reg;
     w_neg = (d_call && w_neg_next) || (!d_call && w_neg_t0);
     w_zero = (d_call && w_zero_next) || (!d_call && w_zero_t0);
     w_wpos = d_steered ? d_wpos_tq_reg : d_wpos_q_reg;
@@ -996,7 +991,7 @@ always_comb begin
     k_rmap_q_ok = k_rmap_q_ok_reg;
     k_mx_idx_ok = k_mx_idx_ok_reg;
     // rps_record_sock_flow value (spec 1.1)
-    k_sock_val = (cmd_data0_reg & ~cpu_mask_reg) | cmd_data1_reg;
+    k_sock_val = (cmd_data0_reg & ~{16'd0, cpu_mask_reg}) | cmd_data1_reg;
     // rps_cpu_mask = roundup_pow_of_two(nr_cpu_ids) - 1
     // (bit i: any bit of nr_cpu_ids - 1 at or above i; one OR per bit, no chain)
     for (int i = 0; i < 16; i++) begin
@@ -1153,7 +1148,6 @@ always_ff @(posedge clk) begin
             b1_log_reg <= b_log_reg;
             b1_ident_reg <= b_ident_hit;
             b1_next_reg <= b_next;
-            b1_next_hi_reg <= b_next_hi;
             b1_tq_reg <= b_tq;
             b1_tlog_reg <= cpu_tlog_reg[CW'(b_next)];
             b1_mcpu_reg <= pool_rd_data;
@@ -1174,7 +1168,6 @@ always_ff @(posedge clk) begin
             b2_log_reg <= b1_log_reg;
             b2_ident_reg <= b1_ident_reg;
             b2_next_reg <= b1_next_reg;
-            b2_next_hi_reg <= b1_next_hi_reg;
             b2_tq_reg <= b1_tq_reg;
             b2_pslot_reg <= b1_pslot;
             b2_tlog_reg <= b1_tlog_reg;
@@ -1196,7 +1189,6 @@ always_ff @(posedge clk) begin
             c_rslot_reg <= b2_rslot_reg;
             c_ident_reg <= b2_ident_reg;
             c_next_reg <= b2_next_reg;
-            c_next_hi_reg <= b2_next_hi_reg;
             c_tq_reg <= b2_tq_reg;
             c_pslot_reg <= b2_pslot_reg;
             c_mcpu_reg <= b2_mcpu_reg;
@@ -1407,7 +1399,7 @@ always_ff @(posedge clk) begin
                     end else if (!k_log_ok_s) begin
                         rsp_status_reg <= ENOMEM_N;
                     end else begin
-                        cpu_mask_reg <= {16'd0, cpu_mask_pre_reg};
+                        cpu_mask_reg <= cpu_mask_pre_reg;
                         // every sizing clears the entries, the same size included
                         sock_present_reg <= 1'b1;
                         sock_mask_reg <= KL'((32'd1 << cmd_data0_reg[4:0]) - 32'd1);
@@ -1506,7 +1498,7 @@ always_ff @(posedge clk) begin
                     if (cmd_data0_reg[31:16] != 16'd0) begin
                         rsp_status_reg <= EINVAL_N;
                     end else begin
-                        cpu_mask_reg <= cmd_data0_reg;
+                        cpu_mask_reg <= cmd_data0_reg[15:0];
                     end
                 end
                 OP_SET_MODE: begin
@@ -1579,7 +1571,7 @@ always_ff @(posedge clk) begin
         tbl_present_reg <= '0;
         sock_present_reg <= 1'b0;
         sock_mask_reg <= '0;
-        cpu_mask_reg <= 32'd0;
+        cpu_mask_reg <= 16'd0;
         nr_cpu_ids_reg <= 16'(NUM_CPUS);
         nr_m1_reg <= 16'(NUM_CPUS - 1);
         patched_reg <= 1'b1;
@@ -1646,7 +1638,6 @@ initial begin
     for (int i = 0; i < F_SLOTS; i++) f_known_reg[i] = 1'b0;
 end
 logic f_dnew_reg = 1'b0;                 // the packet in D entered last clock
-logic f_dhi_reg;                         // ... with next_cpu >= 2^16
 logic f_hitr_reg, f_hitp_reg;            // ... its R / P view came from the write of D
 logic [SW-1:0] f_r, f_p;
 logic f_r_known, f_p_known;
@@ -1657,7 +1648,6 @@ always_ff @(posedge clk) begin
     if (rst) f_armed_reg <= 1'b1;
     f_dnew_reg <= c_adv && !flush;
     if (c_adv) begin
-        f_dhi_reg <= c_next_hi_reg;
         f_hitr_reg <= w_hit_r;
         f_hitp_reg <= w_hit_p;
     end
@@ -1695,11 +1685,10 @@ always_ff @(posedge clk) begin
             // next_cpu for S8 and G5f)
             if (d_r_ok_reg) p_r_inorder: assert (d_r_inorder_reg ==
                                  ($signed(head_reg[CW'(f_rcpu)] - d_r_reg[F_LQ +: 32]) >= 0));
-            p_r_ne: assert (d_r_ne_reg == (f_rcpu != d_next_reg || f_dhi_reg));
+            p_r_ne: assert (d_r_ne_reg == (f_rcpu != d_next_reg));
             p_p_nofilt: assert (d_p_nofilt_reg == (d_p_reg[F_FILTER +: 16] == 16'hFFFF));
             p_p_hasheq: assert (d_p_hasheq_reg == (d_p_reg[F_HASH +: 32] == d_hash_reg));
-            // (read only when next_cpu is valid: S1 first)
-            if (!f_dhi_reg) p_p_same: assert (d_p_same_reg == (f_pcpu == d_next_reg));
+            p_p_same: assert (d_p_same_reg == (f_pcpu == d_next_reg));
             // (read only for a valid next_cpu, S1: tbl_log[rmap[next_cpu]] of an invalid one
             // is a don't-care, out of range when NUM_CPUS is not a power of two)
             if (!d_p_unk_reg && d_nc_ok_reg) p_p_active: assert (d_p_active_reg ==

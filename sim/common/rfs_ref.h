@@ -209,8 +209,7 @@ class RegRef {
         break;
       }
       case Op::kSetCpuMask:
-        if (c.d0 > flowsteer::kernel::kMaxRpsCpuMask) e.status = -EINVAL;
-        else K.set_rps_cpu_mask(c.d0);
+        if (!K.set_rps_cpu_mask(c.d0)) e.status = -EINVAL;
         break;
       case Op::kSockWrite: e.status = K.write_sock_entry(c.d0, c.d1) ? 0 : -EINVAL; break;
       case Op::kSockRead: {

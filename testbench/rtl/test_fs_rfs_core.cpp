@@ -176,9 +176,7 @@ class BenchT {
     push_cmd(Op::kSockSize, 0, log2 < 0 ? 0 : uint32_t(log2), log2 < 0 ? 0 : 1).status = rc;
   }
   void set_cpu_mask(uint32_t m) {  // the engine's RPS_CPU_MASK register
-    const bool ok = m <= flowsteer::kernel::kMaxRpsCpuMask;
-    if (ok) ref->set_rps_cpu_mask(m);
-    push_cmd(Op::kSetCpuMask, 0, m, 0).status = ok ? 0 : -EINVAL;
+    push_cmd(Op::kSetCpuMask, 0, m, 0).status = ref->set_rps_cpu_mask(m) ? 0 : -EINVAL;
   }
   void queue_table(uint32_t q, int log2) {  // -1 removes
     int rc = ref->store_rps_flow_cnt(q, log2 < 0 ? 0 : (uint64_t(1) << log2));

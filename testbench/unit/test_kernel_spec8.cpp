@@ -69,6 +69,11 @@ TEST(KernelSpec8, Hash32VectorsAndTestHashes) {
   EXPECT_EQ(k.flow_table(0)->slot(kH, SlotMode::kLog), kS);
   EXPECT_EQ(k.flow_table(0)->slot(kH, SlotMode::kMask), 0u);  // 0x...000 & 15
   EXPECT_EQ(k.rps_cpu_mask(), 3u);                            // roundup(4) - 1
+  // a register-level host may widen it up to kMaxRpsCpuMask (CPU ids are u16), not past it
+  EXPECT_TRUE(k.set_rps_cpu_mask(flowsteer::kernel::kMaxRpsCpuMask));
+  EXPECT_EQ(k.rps_cpu_mask(), flowsteer::kernel::kMaxRpsCpuMask);
+  EXPECT_FALSE(k.set_rps_cpu_mask(flowsteer::kernel::kMaxRpsCpuMask * 2 + 1));
+  EXPECT_EQ(k.rps_cpu_mask(), flowsteer::kernel::kMaxRpsCpuMask);
 }
 
 // 1. next_cpu >= nr_cpu_ids: untouched sock entry 0x0000FFFF, 144 CPUs -> rps_cpu_mask 0xFF.

@@ -93,7 +93,7 @@ class EngineModel : public kernel::RxFlowSteer {
   void set_rps_needed(bool on) { kernel_.set_rps_needed(on); }
   bool set_nr_cpu_ids(uint32_t n) { return kernel_.set_nr_cpu_ids(n); }
   bool set_num_rx_queues(uint32_t n) { return kernel_.set_num_rx_queues(n); }
-  void set_rps_cpu_mask(uint32_t m) { kernel_.set_rps_cpu_mask(m); }
+  bool set_rps_cpu_mask(uint32_t m) { return kernel_.set_rps_cpu_mask(m); }
   void set_lut(const std::vector<uint16_t>& lut) { rss_.set_lut(lut); }
   // CTRL.FLT_LOOKUP: off, filter hits do not pick the arrival queue.
   void set_filter_lookup(bool on) { filter_lookup_ = on; }

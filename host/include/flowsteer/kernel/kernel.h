@@ -157,8 +157,12 @@ class Kernel : public RpsMayExpireFlow, private ExpiryTracker {
   bool set_nr_cpu_ids(uint32_t n);
   bool set_num_rx_queues(uint32_t n);
   // The register-level host writes rps_cpu_mask itself (the kernel computes it on sock
-  // table allocation, spec 1.1).
-  void set_rps_cpu_mask(uint32_t m) { rps_cpu_mask_ = m; }
+  // table allocation, spec 1.1); false, and unchanged, above kMaxRpsCpuMask.
+  bool set_rps_cpu_mask(uint32_t m) {
+    if (m > kMaxRpsCpuMask) return false;
+    rps_cpu_mask_ = m;
+    return true;
+  }
   // Static key rps_needed: off, netif_receive_skb skips get_rps_cpu (spec 1.1).
   void set_rps_needed(bool on) { rps_needed_ = on; }
 
