@@ -93,7 +93,7 @@ if [ -z "$XPFM" ]; then
   if [[ "$PLATFORM" == *.xpfm ]]; then
     miss "platform file $PLATFORM"
   else
-    miss "platform $PFM_NAME.xpfm (looked in \$PLATFORM_REPO_PATHS and /opt/xilinx/platforms): install the $(echo "$BOARD" | tr a-z A-Z) development platform or pass --platform PATH"
+    miss "platform $PFM_NAME.xpfm (looked in \$PLATFORM_REPO_PATHS and /opt/xilinx/platforms): install the ${BOARD^^} development platform or pass --platform PATH"
   fi
 fi
 command -v python3 >/dev/null 2>&1 || miss "python3 (generates the register include and list) on PATH"

@@ -49,7 +49,7 @@ for m in "${MODS[@]}"; do
   if [ -n "$ONLY_SET" ]; then sets="$ONLY_SET"; else sets="$(python3 "$ROOT/scripts/rtl-params.py" "$m" --sets)"; fi
   for set in $sets; do
     params="$(python3 "$ROOT/scripts/rtl-params.py" "$m" "$set")" || exit 2
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2046,SC2086  # params and the file list are word lists
     if out=$(verilator --lint-only -Wall -I"$INC" --top-module "$m" $params $(rtl_deps "$m") 2>&1); then
       echo "lint $m ($set${params:+: $params}): clean"
     else

@@ -46,7 +46,7 @@ run() {  # run NAME CMD...: prints "NAME wall line"
   local name="$1"; shift
   local t0 t1 out
   t0=$(now)
-  out=$(cd "$WORK" && "$@" | grep 'tb_engine_stream:' || true)
+  out=$(cd "$WORK" || exit; "$@" | grep 'tb_engine_stream:') || out=""  # no summary line: empty
   t1=$(now)
   echo "$name $(calc "$t1 - $t0") $out"
 }
