@@ -31,7 +31,7 @@ _ASSERTED = re.compile(r"Output (\d+) (?:of miter \"[^\"]*\" )?was asserted in f
 _SIM_FAIL = re.compile(r"Assert (\S+) .*failed")
 _FRAME = re.compile(r"^\s*(\d+) \+ :.*?([\d.]+) sec\s*$")
 # bmc3 on Glucose 3.0 (-g), not its default MiniSat: on the deep rfs_core model MiniSat had not
-# finished step 19 in 9 min, Glucose finished it in 150 s (hw/README.md, the rfs_core row)
+# finished step 19 in 9 min, Glucose finished it in 212 s and all 25 steps in 27 min (hw/README.md)
 BMC3 = "bmc3 -g"
 
 

@@ -1079,8 +1079,10 @@ wire unused_top = &{1'b0, unused_m_hi, m_hv, l_is_ip, unused_drv_stall, unused_c
 // the engine's contracts (hw/formal): stream rules on the frame and record ports, AXI4-Lite
 // rules with SLVERR wherever the map decodes nothing, and conservation: a record only for an
 // accepted frame, records in the packets' order, frames in flight bounded by the pipeline,
-// and while frames are in flight and the record sink is ready, a record leaves within
-// F_PROGRESS clocks (a bounded form of "never stuck")
+// and while frames are in flight, the record sink is ready and no register transaction is
+// placed or running, a record leaves within F_PROGRESS clocks (a bounded form of "never
+// stuck"; a transaction may hold the packets after it longer: a sock-table clear alone takes
+// 2^SOCK_LOG2 clocks)
 localparam integer F_PROGRESS = 256;
 // frames between their tlast and their record: at most TAGS from the order gate to the output
 // slice, and fewer than 32 in the parser, the slices before the gate and the output slice
@@ -1105,7 +1107,8 @@ fs_frames_check #(.MAX(F_FRAMES_MAX), .COUNT_WIDTH(32)) f_frames (.clk(clk), .rs
     .in_last(s_axis_tvalid && s_axis_tready && s_axis_tlast), .out_valid(m_axis_rec_tvalid),
     .out_ready(m_axis_rec_tready), .inflight(f_inflight));
 logic f_armed_reg = 1'b0;
-logic [8:0] f_quiet_reg = '0;          // clocks with frames in flight, sink ready, no record
+logic [8:0] f_quiet_reg = '0;          // clocks in a row with frames in flight, sink ready,
+                                       // no record and no register transaction
 logic f_rec;
 logic f_seen_reg = 1'b0;               // a record was taken since reset
 logic [31:0] f_seq_reg = '0;           // its cmd_seq
@@ -1119,7 +1122,7 @@ always_ff @(posedge clk) begin
         f_seen_reg <= 1'b1;
         f_seq_reg <= f_rec_seq;
     end
-    if (f_inflight != '0 && m_axis_rec_tready && !m_axis_rec_tvalid) begin
+    if (f_inflight != '0 && m_axis_rec_tready && !m_axis_rec_tvalid && !ord_req) begin
         if (f_quiet_reg != '1) f_quiet_reg <= f_quiet_reg + 9'd1;
     end else begin
         f_quiet_reg <= '0;

@@ -323,6 +323,32 @@ TEST(DirectedLimits, RuntimeResizeWithPacketsInFlight) {
   EXPECT_EQ(table->size(), 32u);
 }
 
+// The sock flow table sized again with frames in flight, the record sink always ready: the
+// core clears every entry (one per clock, the build's largest table) while the frames behind
+// the write wait at M. No record leaves meanwhile, and that is not a stuck pipeline: the top's
+// p_progress counts quiet clocks only while no register transaction is placed or running.
+TEST(DirectedLimits, SockTableResizedWithFramesInFlight) {
+  Rig rig(burst_opts(7171, 1.0));
+  rig.configure(RigSetup{});
+  const uint32_t log2 = rig.caps().sock_log2;
+  ASSERT_GE(1u << log2, 256u) << "a clear shorter than p_progress's bound shows nothing";
+  std::vector<Flow> fl;
+  for (uint32_t n = 0; n < 16; ++n) fl.push_back(rig.flow(tcp4(n)));
+  for (size_t i = 0; i < fl.size(); ++i) rig.sock(fl[i].hash, uint32_t(i % 4));
+  uint64_t in_flight_at_write = 0;
+  for (int round = 0; round < 3; ++round) {
+    for (int rep = 0; rep < 4; ++rep)
+      for (const auto& f : fl) rig.send_async(f.f);
+    rig.sim().step(20);
+    in_flight_at_write += rig.sim().frames_pending() > 0 ? 1 : 0;
+    rig.wr(r::SOCK_CFG::kAddr, r::SOCK_CFG::LOG2.put(log2 - uint32_t(round % 2)) | r::SOCK_CFG::PRESENT.put(1));
+    for (size_t i = 0; i < fl.size(); ++i) rig.sock(fl[i].hash, uint32_t((i + 1 + round) % 4));
+  }
+  FS_FINISH(rig);
+  EXPECT_EQ(rig.sb().stats().packets, fl.size() * 12);
+  EXPECT_GT(in_flight_at_write, 0u);
+}
+
 // Head counters near 2^32 (HEAD_ADD): the activity window and the gate use signed u32
 // differences; head wraps; a difference of 2^31 - 1 is inactive, 2^31 is "negative" (active).
 // (input_queue_tail cannot be brought near 2^32 in simulation: it moves one per packet.)
