@@ -661,11 +661,12 @@ inline void EngineStim::command() {
 }
 
 // ENABLE off and on (frames wait meanwhile), nr_cpu_ids or the queue count changed and
-// restored (sometimes out of range: SLVERR). The mix keeps its own sizes: each group ends
-// with the run's values back.
+// restored (sometimes out of range: SLVERR), or the sock flow table sized again with frames in
+// flight (every entry cleared, then some flows recorded again). The mix keeps its own sizes:
+// each group ends with the run's values back (the sock table's size may change).
 inline void EngineStim::engine_toggle() {
   const uint32_t max_cpus = 1u << caps_.cpu_log2, max_queues = 1u << caps_.queue_log2;
-  switch (rnd(3)) {
+  switch (rnd(4)) {
     case 0:
       kind_ = TxnKind::kEnableToggle;
       wr(r::CTRL::kAddr, ctrl_value() & ~r::CTRL::ENABLE.mask());
@@ -681,6 +682,16 @@ inline void EngineStim::engine_toggle() {
       rd(r::NR_CPU_IDS::kAddr);
       wr(r::NR_CPU_IDS::kAddr, cpus_);
       wr(r::RPS_CPU_MASK::kAddr, rps_cpu_mask_);
+      break;
+    }
+    case 2: {
+      kind_ = TxnKind::kResizeDims;
+      sock_log2_ = std::min<uint32_t>(caps_.sock_log2, 4 + rnd(5));
+      wr(r::SOCK_CFG::kAddr, r::SOCK_CFG::LOG2.put(sock_log2_) | r::SOCK_CFG::PRESENT.put(1));
+      for (uint32_t i = 1 + rnd(16); i > 0; --i) {
+        const Flow& f = pool_[rnd(uint32_t(pool_.size()))];
+        sock_write(f, rnd(rps_cpu_mask_ + 1));
+      }
       break;
     }
     default: {
