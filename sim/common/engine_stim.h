@@ -50,14 +50,14 @@ struct StimulusConfig {
 enum class TxnKind : uint8_t {
   kSetup, kSockWrite, kHeadAdd, kEvtService, kExpiry, kFltCmd, kResize, kModeFlip, kHashChange,
   kTables, kCounters, kStatus, kBadAccess, kCntClear, kNewFlows, kScnMigration, kScnHeadPastTail,
-  kScnFullBucket, kEnableToggle, kResizeDims, kFinish, kCount
+  kScnFullBucket, kEnableToggle, kResizeDims, kSockResize, kFinish, kCount
 };
 inline const char* txn_kind_name(TxnKind k) {
   static const char* const n[] = {
       "setup",   "sock_write", "head_add",  "evt_service", "expiry",   "flt_cmd",
       "resize",  "mode_flip",  "hash_change", "tables",    "counters", "status",
       "bad_access", "cnt_clear", "new_flows", "scn_migration", "scn_head_past_tail",
-      "scn_full_bucket", "enable_off_on", "resize_dims", "finish"};
+      "scn_full_bucket", "enable_off_on", "resize_dims", "sock_resize", "finish"};
   static_assert(sizeof n / sizeof n[0] == size_t(TxnKind::kCount), "one name per kind");
   return n[size_t(k)];
 }
@@ -685,7 +685,7 @@ inline void EngineStim::engine_toggle() {
       break;
     }
     case 2: {
-      kind_ = TxnKind::kResizeDims;
+      kind_ = TxnKind::kSockResize;
       sock_log2_ = std::min<uint32_t>(caps_.sock_log2, 4 + rnd(5));
       wr(r::SOCK_CFG::kAddr, r::SOCK_CFG::LOG2.put(sock_log2_) | r::SOCK_CFG::PRESENT.put(1));
       for (uint32_t i = 1 + rnd(16); i > 0; --i) {

@@ -324,9 +324,10 @@ TEST(DirectedLimits, RuntimeResizeWithPacketsInFlight) {
 }
 
 // The sock flow table sized again with frames in flight, the record sink always ready: the
-// core clears every entry (one per clock, the build's largest table) while the frames behind
-// the write wait at M. No record leaves meanwhile, and that is not a stuck pipeline: the top's
-// p_progress counts quiet clocks only while no register transaction is placed or running.
+// core clears every entry (one per clock; the build's largest table, then half of it) while
+// the frames behind the write wait at M. No record leaves meanwhile, and that is not a stuck
+// pipeline: the top's p_progress counts quiet clocks only while no register transaction is
+// placed or running.
 TEST(DirectedLimits, SockTableResizedWithFramesInFlight) {
   Rig rig(burst_opts(7171, 1.0));
   rig.configure(RigSetup{});
