@@ -1084,6 +1084,14 @@ wire unused_top = &{1'b0, unused_m_hi, m_hv, l_is_ip, unused_drv_stall, unused_c
 // stuck"; a transaction may hold the packets after it longer: a sock-table clear alone takes
 // 2^SOCK_LOG2 clocks)
 localparam integer F_PROGRESS = 256;
+// A lone frame (its tlast taken with no frame in flight, no frame taken after it until its
+// record, no register transaction placed or running meanwhile, the sink ready): its record is
+// valid exactly F_LATENCY clocks after the tlast's clock (hw/README.md's 41) unless it called
+// the steer driver, and at most F_LONE_CALL clocks later if it did (D holds its caller until
+// the driver's answer: the simulations' lone callers take 2 or 5 clocks more; 8 leaves room
+// for a lookup the driver makes itself)
+localparam integer F_LATENCY = 41;
+localparam integer F_LONE_CALL = 8;
 // frames between their tlast and their record: at most TAGS from the order gate to the output
 // slice, and fewer than 32 in the parser, the slices before the gate and the output slice
 localparam integer F_FRAMES_MAX = TAGS + 32;
@@ -1107,6 +1115,8 @@ fs_frames_check #(.MAX(F_FRAMES_MAX), .COUNT_WIDTH(32)) f_frames (.clk(clk), .rs
     .in_last(s_axis_tvalid && s_axis_tready && s_axis_tlast), .out_valid(m_axis_rec_tvalid),
     .out_ready(m_axis_rec_tready), .inflight(f_inflight));
 logic f_armed_reg = 1'b0;
+logic f_lone_reg = 1'b0;               // a lone frame is in flight
+logic [6:0] f_lone_age_reg = '0;       // clocks since its tlast's clock
 logic [8:0] f_quiet_reg = '0;          // clocks in a row with frames in flight, sink ready,
                                        // no record and no register transaction
 logic f_rec;
@@ -1127,8 +1137,15 @@ always_ff @(posedge clk) begin
     end else begin
         f_quiet_reg <= '0;
     end
+    if (f_lone_reg && f_lone_age_reg != '1) f_lone_age_reg <= f_lone_age_reg + 7'd1;
+    if (s_axis_tvalid && s_axis_tready && s_axis_tlast) begin
+        f_lone_reg <= f_inflight == '0 && !f_lone_reg;
+        f_lone_age_reg <= 7'd1;
+    end
+    if (ord_req || !m_axis_rec_tready || f_rec) f_lone_reg <= 1'b0;
     if (rst) begin
         f_armed_reg <= 1'b1;
+        f_lone_reg <= 1'b0;
         f_seen_reg <= 1'b0;
         f_quiet_reg <= '0;
     end
@@ -1136,6 +1153,16 @@ end
 always_ff @(posedge clk) begin
     if (f_armed_reg && !rst) begin
         p_progress: assert (32'(f_quiet_reg) < F_PROGRESS);
+        // the documented latency, for a lone frame
+        if (f_lone_reg && !m_axis_rec_tvalid)
+            p_lone_late: assert (32'(f_lone_age_reg) < F_LATENCY + F_LONE_CALL);
+        if (f_lone_reg && m_axis_rec_tvalid) begin
+            p_lone_lat: assert (32'(f_lone_age_reg) == F_LATENCY ||
+                                (m_axis_rec_tdata[FS_REC_STEER_CALLED_LSB] &&
+                                 32'(f_lone_age_reg) > F_LATENCY &&
+                                 32'(f_lone_age_reg) <= F_LATENCY + F_LONE_CALL));
+            c_lone: cover (1'b1);
+        end
         // in order: records leave in the order their packets took their places (cmd_seq
         // never falls)
         if (f_rec && f_seen_reg) p_rec_in_order: assert (f_rec_seq >= f_seq_reg);
