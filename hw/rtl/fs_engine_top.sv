@@ -1111,8 +1111,10 @@ fs_axil_check #(.DECODE(1), .EXACT_WR(0), .ENGINE(1), .LUT_LOG2(LUT_LOG2), .CPU_
 // frames accepted (tlast taken) minus records taken: a record only while one is in flight,
 // at most F_FRAMES_MAX of them
 logic [31:0] f_inflight;
+logic f_tlast;                         // a frame's tlast taken this clock
+assign f_tlast = s_axis_tvalid && s_axis_tready && s_axis_tlast;
 fs_frames_check #(.MAX(F_FRAMES_MAX), .COUNT_WIDTH(32)) f_frames (.clk(clk), .rst(rst),
-    .in_last(s_axis_tvalid && s_axis_tready && s_axis_tlast), .out_valid(m_axis_rec_tvalid),
+    .in_last(f_tlast), .out_valid(m_axis_rec_tvalid),
     .out_ready(m_axis_rec_tready), .inflight(f_inflight));
 logic f_armed_reg = 1'b0;
 logic f_lone_reg = 1'b0;               // a lone frame is in flight
@@ -1138,7 +1140,7 @@ always_ff @(posedge clk) begin
         f_quiet_reg <= '0;
     end
     if (f_lone_reg && f_lone_age_reg != '1) f_lone_age_reg <= f_lone_age_reg + 7'd1;
-    if (s_axis_tvalid && s_axis_tready && s_axis_tlast) begin
+    if (f_tlast) begin
         f_lone_reg <= f_inflight == '0 && !f_lone_reg;
         f_lone_age_reg <= 7'd1;
     end
