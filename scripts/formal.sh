@@ -66,7 +66,8 @@ done
 
 # Jobs: name  top  parameter-set  BMC-depth[/cover-depth]  induction-depth(0: none)
 #       deep(1: only --deep)  solver (sat|sat-decl|smt|abc-bmc|abc-pdr, above)
-#       flow (Yosys scripts in hw/formal run after prep, comma-separated, or -)
+#       flow (Yosys scripts run after prep, comma-separated, or -: a name is hw/formal's,
+#       a path, with a /, any file: the tests' known-answer flow, testbench/formal)
 # A BMC depth is the block's latency (hw/README.md) + its longest command + 16 clocks
 # (engine_top: the top's latency 41 + 16, the target); the covers are searched to the same
 # depth unless a cover depth is given (engine_top: 90, as its first record needs about 80
@@ -168,18 +169,23 @@ for j in "${JOBS[@]}"; do
   extra=""
   if [ "$flow" != "-" ]; then
     IFS=, read -r -a fl <<<"$flow"
-    for f in "${fl[@]}"; do extra+="script $ROOT/hw/formal/$f; "; done
+    for f in "${fl[@]}"; do
+      [[ "$f" == */* ]] || f="$ROOT/hw/formal/$f"
+      [ -f "$f" ] || { echo "formal: job $name: no flow $f" >&2; exit 2; }
+      extra+="script $f; "
+    done
   fi
   t0=$(date +%s)
   if [[ "$solver" == abc-* ]]; then
     # AIGER for ABC: undefined constants 0 (as write_smt2 reads them), no output ports (only
     # the properties are checked), bit-level cells; once with the assertions (and the model
-    # as RTLIL, for replaying a counterexample), once with the covers made assertions. Each
+    # as RTLIL, for replaying a counterexample; the witness map names the cut points' inputs,
+    # which the port map does not), once with the covers made assertions. Each
     # list is in the order write_aiger writes the cells (select -list walks them alike).
     aig="techmap; opt -fast; dffunmap; abc -g AND -fast; opt_clean;"
     out="setundef -zero; delete -output; design -save fs_job;
          chformal -remove -cover; $aig tee -q -o $d/$top.lst select -list t:\$assert;
-         write_rtlil $d/$top.il; write_aiger -I -B -zinit -map $d/$top.aim $d/$top.aig;
+         write_rtlil $d/$top.il; write_aiger -I -B -zinit -map $d/$top.aim -ywmap $d/$top.ywm $d/$top.aig;
          design -load fs_job; chformal -remove -assert; techmap -map $ROOT/hw/formal/cover_as_assert.v;
          $aig tee -q -o $d/${top}_cover.lst select -list t:\$assert;
          write_aiger -I -B -zinit $d/${top}_cover.aig"
@@ -252,7 +258,12 @@ for j in "${JOBS[@]}"; do
       [[ "$a" == "$f" || "$a" == *".$f" || "$f" == *".$a" ]] && hit=1
     done
     if [ "$hit" -eq 1 ]; then
-      row "$name" "$a" "FAILED at step $step: $d/bmc.vcd"
+      # formal_abc.py says when its replay holds X (an input it could not name): not the trace
+      if grep -q "replay is not the counterexample" "$d/bmc.log"; then
+        row "$name" "$a" "FAILED at step $step: $d/bmc.vcd (its replay holds X: $d/bmc.log)"
+      else
+        row "$name" "$a" "FAILED at step $step: $d/bmc.vcd"
+      fi
     else
       row "$name" "$a" "$status"
     fi

@@ -21,6 +21,7 @@ ABC's bmc3 keeps one incremental SAT instance on the AIG and its pdr needs no in
 written by hand. The constraints are folded into the properties (fold), as SymbiYosys does.
 Exit 0 when nothing failed and every cover was reached, 1 otherwise, 2 on bad usage.
 """
+import json
 import os
 import re
 import subprocess
@@ -53,15 +54,75 @@ def abc(script, progress=False):
     return out
 
 
+def x_bits(vcd, aim):
+    """The model's state and input bits (the map's latch, input and init lines) that the
+    replay's VCD ever gives an X or Z. Other wires may be X: logic the properties do not
+    read, which the AIG left out."""
+    ident, width, values = {}, {}, {}
+    with open(vcd) as f:
+        for line in f:
+            if line.startswith("$var"):
+                p = line.split()
+                ident.setdefault(p[4], p[3])
+                width[p[3]] = int(p[2])
+            elif line[:1] in "bB" and " " in line:
+                bits, i = line[1:].split()
+                values.setdefault(i, []).append(bits.rjust(width[i], bits[0] if bits[0] in "xXzZ" else "0"))
+            elif line[:1] in "01xXzZ" and len(line.strip()) > 1:
+                values.setdefault(line[1:].strip(), []).append(line[0])
+    bad = []
+    with open(aim) as f:
+        for line in f:
+            p = line.split()
+            if len(p) < 4 or p[0] not in ("latch", "invlatch", "input", "init") or p[3] not in ident:
+                continue
+            i, bit = ident[p[3]], int(p[2])
+            if any(v[width[i] - 1 - bit] in "xXzZ" for v in values.get(i, [])):
+                bad.append(f"{p[3]}[{bit}]")
+    return sorted(set(bad))
+
+
+def replay_map(model):
+    """The port map (MODEL.aim) plus the inputs write_aiger made of the cut points' $anyseq
+    cells, which it names only in the witness map (MODEL.ywm, "seqs"): as "input" lines, so
+    the simulator gives each cut net the solver's value. Returns the map's file name."""
+    aim = f"{model}.aim"
+    if not os.path.exists(f"{model}.ywm"):
+        return aim
+    with open(f"{model}.ywm") as f:
+        seqs = json.load(f).get("seqs", [])
+    lines = []
+    for q in seqs:
+        # the flattened net's name, split at its hierarchy (hdlname); a private $-name cannot
+        # be named in the map
+        path = q.get("path", [])
+        if path and all(p.startswith("\\") for p in path):
+            lines.append(f"input {q['input']} {q['offset']} {'.'.join(p[1:] for p in path)}\n")
+    if not lines:
+        return aim
+    out = f"{model}_replay.aim"
+    with open(aim) as f, open(out, "w") as g:
+        g.write(f.read())
+        g.writelines(lines)
+    return out
+
+
 def replay(model, cex, vcd):
-    """The assertions a counterexample violates, by Yosys's simulator on the model (a VCD)."""
+    """The assertions a counterexample violates, by Yosys's simulator on the model (a VCD).
+    Every input must be named in the map (replay_map): an unnamed one replays as X, and an
+    assertion read through an X is not the solver's counterexample, so that is said."""
+    aim = replay_map(model)
     r = subprocess.run(["yosys", "-q", "-p", f"read_rtlil {model}.il; sim -clock clk -r {cex} "
-                        f"-map {model}.aim -vcd {vcd}"], capture_output=True, text=True)
+                        f"-map {aim} -vcd {vcd}"], capture_output=True, text=True)
     names = []
     for line in (r.stdout + r.stderr).splitlines():
         m = _SIM_FAIL.search(line)
         if m and m.group(1) not in names:
             names.append(m.group(1))
+    xs = x_bits(vcd, aim) if os.path.exists(vcd) else []
+    if xs:
+        print(f"formal_abc: the replay is not the counterexample: {len(xs)} state or input "
+              f"bits X (first {', '.join(xs[:4])}): an input neither map names", flush=True)
     return names
 
 

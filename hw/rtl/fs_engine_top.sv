@@ -1082,7 +1082,7 @@ wire unused_top = &{1'b0, unused_m_hi, m_hv, l_is_ip, unused_drv_stall, unused_c
 // and while frames are in flight, the record sink is ready and no register transaction is
 // placed or running, a record leaves within F_PROGRESS clocks (a bounded form of "never
 // stuck"; a transaction may hold the packets after it longer: a sock-table clear alone takes
-// 2^SOCK_LOG2 clocks)
+// 2^SOCK_LOG2 clocks); the same bound holds the frame input's tready low at most (p_tready)
 localparam integer F_PROGRESS = 256;
 // A lone frame (its tlast taken with no frame in flight, no frame taken after it until its
 // record, no register transaction placed or running meanwhile, the sink ready): its record is
@@ -1121,6 +1121,8 @@ logic f_lone_reg = 1'b0;               // a lone frame is in flight
 logic [6:0] f_lone_age_reg = '0;       // clocks since its tlast's clock
 logic [8:0] f_quiet_reg = '0;          // clocks in a row with frames in flight, sink ready,
                                        // no record and no register transaction
+logic [8:0] f_shut_reg = '0;           // clocks in a row a beat is offered and not taken,
+                                       // engine enabled, sink ready, no register transaction
 logic f_rec;
 logic f_seen_reg = 1'b0;               // a record was taken since reset
 logic [31:0] f_seq_reg = '0;           // its cmd_seq
@@ -1139,6 +1141,12 @@ always_ff @(posedge clk) begin
     end else begin
         f_quiet_reg <= '0;
     end
+    if (s_axis_tvalid && !s_axis_tready && cfg_enable && m_axis_rec_tready && !ord_req &&
+        !ord_done) begin
+        if (f_shut_reg != '1) f_shut_reg <= f_shut_reg + 9'd1;
+    end else begin
+        f_shut_reg <= '0;
+    end
     if (f_lone_reg && f_lone_age_reg != '1) f_lone_age_reg <= f_lone_age_reg + 7'd1;
     if (f_tlast) begin
         f_lone_reg <= f_inflight == '0 && !f_lone_reg;
@@ -1150,11 +1158,15 @@ always_ff @(posedge clk) begin
         f_lone_reg <= 1'b0;
         f_seen_reg <= 1'b0;
         f_quiet_reg <= '0;
+        f_shut_reg <= '0;
     end
 end
 always_ff @(posedge clk) begin
     if (f_armed_reg && !rst) begin
         p_progress: assert (32'(f_quiet_reg) < F_PROGRESS);
+        // nor is the frame input shut for good: an offered beat is taken within F_PROGRESS
+        // clocks while the engine is enabled, the sink ready and no transaction placed or run
+        p_tready: assert (32'(f_shut_reg) < F_PROGRESS);
         // the documented latency, for a lone frame
         if (f_lone_reg && !m_axis_rec_tvalid)
             p_lone_late: assert (32'(f_lone_age_reg) < F_LATENCY + F_LONE_CALL);
