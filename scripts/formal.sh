@@ -8,8 +8,9 @@
 # Usage: scripts/formal.sh [--out DIR] [--extra N] [--deep] [--cover-vcd] [--solver S]
 #   [--pdr-seconds N] [--list] [job ...]   (no job: the CI set)
 # --extra N: N more BMC steps than the job's depth; --deep: also the deep jobs (not in CI:
-# they take longer than minutes); --cover-vcd: a VCD per cover reached (cover_N.vcd, from
-# yosys-smtbmc -c: slower; z3 solvers only); --solver S: every job on solver S (below);
+# they take longer than minutes); --cover-vcd: a VCD per cover reached (z3 solvers:
+# cover_N.vcd, from yosys-smtbmc -c, slower; ABC: cover_NAME.vcd, each cover's trace replayed);
+# --solver S: every job on solver S (below);
 # --pdr-seconds N: abc-pdr's time for a proof (default 600); --list: the job names (with
 # --deep first: all). --rtl DIR: one more directory of modules; --job 'LINE': one more job,
 # a line as in the table below (the tests' known-answer job, testbench/formal).
@@ -188,7 +189,8 @@ for j in "${JOBS[@]}"; do
          write_rtlil $d/$top.il; write_aiger -I -B -zinit -map $d/$top.aim -ywmap $d/$top.ywm $d/$top.aig;
          design -load fs_job; chformal -remove -assert; techmap -map $ROOT/hw/formal/cover_as_assert.v;
          $aig tee -q -o $d/${top}_cover.lst select -list t:\$assert;
-         write_aiger -I -B -zinit $d/${top}_cover.aig"
+         write_rtlil $d/${top}_cover.il;
+         write_aiger -I -B -zinit -map $d/${top}_cover.aim -ywmap $d/${top}_cover.ywm $d/${top}_cover.aig"
   else
     out="dffunmap; write_smt2 -wires $d/$top.smt2"
   fi
@@ -279,9 +281,12 @@ for j in "${JOBS[@]}"; do
 
   # covers: each must be reached within the depth (scripts/formal-cover.py: z3 keeps its
   # lemmas from step to step); --cover-vcd: also yosys-smtbmc -c, one trace per cover found
+  # (ABC: formal_abc.py replays each cover's trace)
   if [ ${#covers[@]} -gt 0 ]; then
     if [[ "$solver" == abc-* ]]; then
-      python3 "$ROOT/scripts/formal_abc.py" cover "$d/$top" "$cdepth" >"$d/cover.log" 2>&1 || true
+      cvcd=()
+      [ "$COVER_VCD" -eq 0 ] || cvcd=(--vcd "$d")
+      python3 "$ROOT/scripts/formal_abc.py" cover "$d/$top" "$cdepth" "${cvcd[@]}" >"$d/cover.log" 2>&1 || true
     else
       python3 "$ROOT/scripts/formal-cover.py" "${logic[@]}" "$d/$top.smt2" "$cdepth" >"$d/cover.log" 2>&1 || true
     fi

@@ -12,9 +12,10 @@ hit, in MODEL_cover.aig with their names in write order in MODEL_cover.lst.
       yosys-smtbmc -t DEPTH): "bounded DEPTH", or "failed STEP NAME..." with the trace
       replayed by Yosys's simulator into a VCD, which names the assertions that fail; each
       step is printed as bmc3 finishes it ("bmc3: step N done").
-  formal_abc.py cover MODEL DEPTH
+  formal_abc.py cover MODEL DEPTH [--vcd DIR]
       every cover searched in steps 0 .. DEPTH (bmc3, one run per cover found), printed as
-      formal-cover.py prints them: "reached NAME in step N" or "unreached NAME".
+      formal-cover.py prints them: "reached NAME in step N" or "unreached NAME"; with --vcd,
+      each cover's trace replayed into DIR/cover_NAME.vcd (from MODEL_cover.il and its maps).
 
 Why: z3 bit-blasts each unrolled step of the engine top again and again (16 GB by step 49);
 ABC's bmc3 keeps one incremental SAT instance on the AIG and its pdr needs no invariant
@@ -155,7 +156,7 @@ def prove(model, depth, pdr_seconds, vcd):
     return 0
 
 
-def cover(model, depth):
+def cover(model, depth, vcd_dir=None):
     t0 = time.time()
     with open(f"{model}_cover.lst") as f:
         # select -list prints module/cell in the order write_aiger writes the cells
@@ -167,7 +168,11 @@ def cover(model, depth):
     start = 0
     while len(found) < len(names):
         done = "".join(f"zeropo -N {i}; " for i in sorted(found))
-        out = abc(f"read_aiger {model}_cover.aig; fold; {done}{BMC3} -S {start} -F {depth + 1}")
+        cex = f"{model}_cover.aiw"
+        if os.path.exists(cex):
+            os.remove(cex)
+        out = abc(f"read_aiger {model}_cover.aig; fold; {done}{BMC3} -S {start} -F {depth + 1}"
+                  + (f"; write_cex -a {cex}" if vcd_dir else ""))
         m = _ASSERTED.search(out)
         if not m:
             break
@@ -175,6 +180,11 @@ def cover(model, depth):
         if i in found or i >= len(names):
             raise RuntimeError(f"bmc3 reported output {i} again or out of range:\n{out[-400:]}")
         found[i] = start
+        if vcd_dir and os.path.exists(cex):
+            # the cover model's assertions are "never hit": the replay names the covers hit
+            hit = replay(f"{model}_cover", cex, os.path.join(vcd_dir, f"cover_{names[i]}.vcd"))
+            if not any(h.endswith(names[i]) for h in hit):
+                print(f"formal_abc: the replay of {names[i]}'s trace does not hit it", flush=True)
     for i, name in enumerate(names):
         if i in found:
             print(f"{time.time() - t0:7.1f} s  reached {name} in step {found[i]}")
@@ -203,14 +213,20 @@ def main(argv):
             else:
                 vcd = val
     if len(args) != 3 or args[0] not in ("prove", "cover") or not args[2].isdigit():
-        print("formal_abc: usage: formal_abc.py prove|cover MODEL DEPTH [--pdr SECONDS] "
-              "[--vcd FILE]", file=sys.stderr)
+        print("formal_abc: usage: formal_abc.py prove MODEL DEPTH [--pdr SECONDS] [--vcd FILE] "
+              "| cover MODEL DEPTH [--vcd DIR]", file=sys.stderr)
         return 2
     mode, model, depth = args[0], args[1], int(args[2])
+    if mode == "cover" and vcd and not os.path.isdir(vcd):
+        print(f"formal_abc: cover --vcd needs a directory, got '{vcd}'", file=sys.stderr)
+        return 2
+    if mode == "cover" and pdr:
+        print("formal_abc: cover takes no --pdr", file=sys.stderr)
+        return 2
     try:
         if mode == "prove":
             return prove(model, depth, pdr, vcd or f"{model}_cex.vcd")
-        return cover(model, depth)
+        return cover(model, depth, vcd)
     except (OSError, RuntimeError) as e:
         print(f"formal_abc: {e}", file=sys.stderr)
         return 2
