@@ -184,13 +184,19 @@ for j in "${JOBS[@]}"; do
     # which the port map does not), once with the covers made assertions. Each
     # list is in the order write_aiger writes the cells (select -list walks them alike).
     aig="techmap; opt -fast; dffunmap; abc -g AND -fast; opt_clean;"
+    # the cover model as RTLIL and its maps only for --cover-vcd (the top's is about 40 MB)
+    cil=""
+    cmaps=""
+    if [ "$COVER_VCD" -eq 1 ]; then
+      cil="write_rtlil $d/${top}_cover.il;"
+      cmaps="-map $d/${top}_cover.aim -ywmap $d/${top}_cover.ywm"
+    fi
     out="setundef -zero; delete -output; design -save fs_job;
          chformal -remove -cover; $aig tee -q -o $d/$top.lst select -list t:\$assert;
          write_rtlil $d/$top.il; write_aiger -I -B -zinit -map $d/$top.aim -ywmap $d/$top.ywm $d/$top.aig;
          design -load fs_job; chformal -remove -assert; techmap -map $ROOT/hw/formal/cover_as_assert.v;
          $aig tee -q -o $d/${top}_cover.lst select -list t:\$assert;
-         write_rtlil $d/${top}_cover.il;
-         write_aiger -I -B -zinit -map $d/${top}_cover.aim -ywmap $d/${top}_cover.ywm $d/${top}_cover.aig"
+         $cil write_aiger -I -B -zinit $cmaps $d/${top}_cover.aig"
   else
     out="dffunmap; write_smt2 -wires $d/$top.smt2"
   fi
@@ -253,6 +259,11 @@ for j in "${JOBS[@]}"; do
     rc=1
   fi
   read -r -a fails <<<"$failed"
+  # formal_abc.py says when its replay holds X (an input it could not name): not the trace
+  xnote=""
+  if [ -n "$failed" ] && grep -q "replay is not the counterexample" "$d/bmc.log" 2>/dev/null; then
+    xnote=" (its replay holds X: $d/bmc.log)"
+  fi
   for a in "${asserts[@]}"; do
     # a failed name as printed, or with its instance path on either side (p_id is not p_idle)
     hit=0
@@ -260,12 +271,7 @@ for j in "${JOBS[@]}"; do
       [[ "$a" == "$f" || "$a" == *".$f" || "$f" == *".$a" ]] && hit=1
     done
     if [ "$hit" -eq 1 ]; then
-      # formal_abc.py says when its replay holds X (an input it could not name): not the trace
-      if grep -q "replay is not the counterexample" "$d/bmc.log"; then
-        row "$name" "$a" "FAILED at step $step: $d/bmc.vcd (its replay holds X: $d/bmc.log)"
-      else
-        row "$name" "$a" "FAILED at step $step: $d/bmc.vcd"
-      fi
+      row "$name" "$a" "FAILED at step $step: $d/bmc.vcd$xnote"
     else
       row "$name" "$a" "$status"
     fi

@@ -169,7 +169,7 @@ def cover(model, depth, vcd_dir=None):
     while len(found) < len(names):
         done = "".join(f"zeropo -N {i}; " for i in sorted(found))
         cex = f"{model}_cover.aiw"
-        if os.path.exists(cex):
+        if vcd_dir and os.path.exists(cex):
             os.remove(cex)
         out = abc(f"read_aiger {model}_cover.aig; fold; {done}{BMC3} -S {start} -F {depth + 1}"
                   + (f"; write_cex -a {cex}" if vcd_dir else ""))
