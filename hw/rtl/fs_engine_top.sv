@@ -1052,7 +1052,8 @@ fs_counters counters (
     .replay_busy(rp_busy_reg),
     .fwd_window_full(fwd_window_full),
     .drv_hold_wait(drv_hold_wait),
-    .fast_add(d_cmd_take && d_cmd_posted),
+    // (a posted RETARGET is not an add)
+    .fast_add(d_cmd_take && d_cmd_posted && d_cmd_op == 4'(FS_FILTER_OP_INSERT)),
     .stat_steer_adds(st_adds),
     .stat_steer_retargets(st_retargets),
     .stat_evt_refusals(st_refusals),

@@ -25,10 +25,11 @@
 // INSERT (OK, FULL, ID_IN_USE) 9; miss refused before INSERT (negative id, -EBUSY) 6. An
 // INSERT or RETARGET is answered in the clock the table answers it. With the lookup given
 // (s_drv_req_lk_valid) there is no LOOKUP: the request is decided in the clock it is taken,
-// retarget 5, miss with INSERT 4. A request whose answer needs no table command (not
-// steerable; with the lookup given: a hit on its queue, a refusal, a miss refused before the
-// INSERT) is answered in the clock it is taken (latency 0): m_drv_rsp_now says so from the
-// driver's registers and the request's fields, before s_drv_req_valid, and the caller takes
+// retarget 1 (posted, below), miss with INSERT 4 (1 when posted). A request whose answer
+// needs no table command (not steerable; with the lookup given: a hit on its queue, a
+// refusal, a miss refused before the INSERT) is answered in the clock it is taken (latency
+// 0): m_drv_rsp_now says so from the driver's registers and the request's fields, before
+// s_drv_req_valid, and the caller takes
 // m_drv_rsp_now_rc with the request (no m_drv_rsp_valid follows); so is a miss refused for a
 // full event FIFO while the id pipeline settles (counter + 1 in (0, 2^30]: the id cannot be
 // negative, so it is -EBUSY whatever the id). While the event FIFO is
@@ -41,7 +42,12 @@
 // whose id is above every stored one (id_mark) is answered OK the clock after it is taken
 // (S_POST: counter, add and event then) and its INSERT offered in that clock
 // (m_flt_cmd_posted: fs_flt_forward logs it as the table takes it); the driver stays busy
-// (flt_lock) until the table answers, which must be OK (a_post_ok).
+// (flt_lock) until the table answers, which must be OK (a_post_ok), and takes the next
+// request in the answer's clock, as if idle (the table is idle then and takes lookups: a
+// command offered in that clock would hold a lookup whose stamp the answer changes). A given
+// hit on another queue is posted the same way (post_rt_reg: RETARGET, answered rc = its id):
+// the filter it names is stored, since only the driver's INSERT/RETARGET change the table
+// while packets are in flight (the host's commands drain) and neither removes a filter.
 module fs_steer_driver #(
     // filter id width (1..16); ids >= 2^ID_WIDTH are refused like ids in use
     parameter integer ID_WIDTH = 16,
@@ -181,7 +187,8 @@ end
 // ---------------------------------------------------------------- state
 localparam [3:0] S_IDLE = 4'd0, S_LOOKUP = 4'd1, S_LOOKUP_WAIT = 4'd2, S_ALLOC = 4'd3,
                  S_INSERT = 4'd4, S_INSERT_WAIT = 4'd5, S_RETARGET = 4'd6,
-                 S_RETARGET_WAIT = 4'd7, S_RSP = 4'd8, S_POST = 4'd9, S_PWAIT = 4'd10;
+                 S_RETARGET_WAIT = 4'd7, S_RSP = 4'd8, S_POST = 4'd9, S_PWAIT = 4'd10,
+                 S_PDONE = 4'd11;
 
 logic [3:0] state_reg = S_IDLE, state_next;
 logic [31:0] rc_reg, rc_next;
@@ -189,12 +196,16 @@ logic [ID_WIDTH-1:0] flt_id_reg, flt_id_next;
 logic [31:0] last_id_reg = '0, last_id_next;
 logic [2:0] settle_reg = SETTLE, settle_next;
 logic room_reg;                      // the event FIFO had room when the request was accepted
-// S_PWAIT: the posted INSERT's answer to the caller, or the command, not yet taken
+// S_PWAIT: the posted INSERT's answer to the caller, or the command, not yet taken (S_PDONE:
+// both taken, the table's answer awaited)
 logic rsp_owed_reg = 1'b0, rsp_owed_next;
+logic post_rt_reg = 1'b0;            // S_POST..S_PDONE: the posted command is a RETARGET
 logic cmd_owed_reg = 1'b0, cmd_owed_next;
 // S_IDLE, counter + 1 in (0, 2^30], the event FIFO full, with no request possible in
 // the last clock that changes any of it (each was answered in its clock: p_refuse)
 logic refuse_reg = 1'b0;
+// S_PDONE and the table answers now: the driver is idle from this clock
+logic pdone_take;
 
 // the request (datapath)
 logic [QUEUE_WIDTH-1:0] req_queue_reg;
@@ -351,11 +362,12 @@ end
 always_comb begin
     steerable = s_drv_req_steerable &&
                 (s_drv_req_proto == PROTO_TCP || s_drv_req_proto == PROTO_UDP);
-    in_take = state_reg == S_IDLE && !cfg_last_id_wr_valid && s_drv_req_valid && steerable &&
-              s_drv_req_lk_valid;
+    pdone_take = state_reg == S_PDONE && s_flt_rsp_valid && !cfg_last_id_wr_valid;
+    in_take = (state_reg == S_IDLE || pdone_take) && !cfg_last_id_wr_valid && s_drv_req_valid &&
+              steerable && s_drv_req_lk_valid;
     // no table command: not steerable, or a given answer without one (from registers and
     // the request's fields; s_drv_req_valid only in now_take)
-    now_pre = state_reg == S_IDLE && !cfg_last_id_wr_valid &&
+    now_pre = (state_reg == S_IDLE || pdone_take) && !cfg_last_id_wr_valid &&
               (!steerable || (s_drv_req_lk_valid && in_next == S_RSP));
     now_rc = steerable ? in_rc : RC_EPROTONOSUPPORT;
     now_take = now_pre && s_drv_req_valid;
@@ -377,11 +389,16 @@ always_comb begin
     cmd_owed_next = cmd_owed_reg;
 
     case (state_reg)
-        S_IDLE: begin
+        // S_PDONE's answer clock takes a request as S_IDLE does (the table's answer to a
+        // posted command needs nothing, a_post_ok); the counter is written only in S_IDLE
+        S_IDLE, S_PDONE: begin
+            if (state_reg == S_PDONE && s_flt_rsp_valid) state_next = S_IDLE;
             if (cfg_last_id_wr_valid) begin
-                last_id_next = cfg_last_id_wr_data;
-                settle_next = SETTLE;
-            end else if (s_drv_req_valid) begin
+                if (state_reg == S_IDLE) begin
+                    last_id_next = cfg_last_id_wr_data;
+                    settle_next = SETTLE;
+                end
+            end else if (s_drv_req_valid && (state_reg == S_IDLE || s_flt_rsp_valid)) begin
                 req_take = 1'b1;
                 if (!steerable) begin
                     rc_next = RC_EPROTONOSUPPORT;
@@ -471,20 +488,24 @@ always_comb begin
             end
         end
         S_POST: begin
-            // answered OK now, the INSERT offered now: the counter, the add and the event
-            // are this answer's, whatever the handshakes
-            step = 1'b1;
-            inc_adds = 1'b1;
+            // answered OK now, the command offered now: the counter and the add (an INSERT)
+            // or the retarget, and the event, are this answer's, whatever the handshakes
+            step = !post_rt_reg;
+            inc_adds = !post_rt_reg;
+            inc_retargets = post_rt_reg;
             evt_push = 1'b1;
+            evt_retarget = post_rt_reg;
             rsp_owed_next = !m_drv_rsp_ready;
             cmd_owed_next = !m_flt_cmd_ready;
-            state_next = S_PWAIT;
+            state_next = (m_drv_rsp_ready && m_flt_cmd_ready) ? S_PDONE : S_PWAIT;
         end
         S_PWAIT: begin
             if (m_drv_rsp_ready) rsp_owed_next = 1'b0;
             if (m_flt_cmd_ready) cmd_owed_next = 1'b0;
             if (s_flt_rsp_valid) begin
                 state_next = (rsp_owed_reg && !m_drv_rsp_ready) ? S_RSP : S_IDLE;
+            end else if (!rsp_owed_next && !cmd_owed_next) begin
+                state_next = S_PDONE;
             end
         end
         default: begin
@@ -499,7 +520,8 @@ always_comb begin
     // so does a given request's (the queue compare last, not through the case); the fast
     // insert's choice after it, so the answer-now decision (now_pre) does not see id_mark
     if (in_take) begin
-        state_next = (in_next == S_INSERT && in_fast) ? S_POST : in_next;
+        state_next = ((in_next == S_INSERT && in_fast) || in_next == S_RETARGET) ? S_POST :
+                     in_next;
         rc_next = in_rc;
     end
     // answered with the request: nothing to hold
@@ -537,6 +559,7 @@ fs_event_fifo #(
 // ---------------------------------------------------------------- registers
 always_ff @(posedge clk) begin
     state_reg <= state_next;
+    if (in_take) post_rt_reg <= in_next == S_RETARGET;
     rsp_owed_reg <= rsp_owed_next;
     cmd_owed_reg <= cmd_owed_next;
     rc_reg <= rc_next;
@@ -589,7 +612,7 @@ always_ff @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- outputs
-assign s_drv_req_ready = (state_reg == S_IDLE) && !cfg_last_id_wr_valid;
+assign s_drv_req_ready = (state_reg == S_IDLE || pdone_take) && !cfg_last_id_wr_valid;
 assign cfg_last_id_wr_ready = (state_reg == S_IDLE);
 assign cfg_last_id = last_id_reg;
 
@@ -604,9 +627,10 @@ assign m_drv_rsp_refuse = refuse_reg && s_drv_req_lk_valid && !cfg_last_id_wr_va
 assign m_flt_cmd_valid = (state_reg == S_LOOKUP) || (state_reg == S_INSERT) ||
                          (state_reg == S_RETARGET) || (state_reg == S_POST) ||
                          (state_reg == S_PWAIT && cmd_owed_reg);
-assign m_flt_cmd_posted = (state_reg == S_POST) || (state_reg == S_PWAIT);
-assign m_flt_cmd_op = (state_reg == S_INSERT || m_flt_cmd_posted) ? OP_INSERT :
-                      (state_reg == S_RETARGET) ? OP_RETARGET : OP_LOOKUP;
+assign m_flt_cmd_posted = (state_reg == S_POST) || (state_reg == S_PWAIT) ||
+                          (state_reg == S_PDONE);
+assign m_flt_cmd_op = (state_reg == S_INSERT || (m_flt_cmd_posted && !post_rt_reg)) ? OP_INSERT :
+                      (state_reg == S_RETARGET || m_flt_cmd_posted) ? OP_RETARGET : OP_LOOKUP;
 assign m_flt_cmd_ipv6 = req_ipv6_reg;
 assign m_flt_cmd_proto = req_proto_reg;
 assign m_flt_cmd_src = req_src_reg;
@@ -726,7 +750,8 @@ always_comb begin
         a_rsp_out: assume (!s_flt_rsp_valid || f_out_reg);
         // ... and a posted INSERT OK: the driver predicted it (the engine top's simulations
         // check it, with the table, its id_mark and the lookups' free bits)
-        a_post_ok: assume (!(state_reg == S_PWAIT && s_flt_rsp_valid) || s_flt_rsp_err == E_OK);
+        a_post_ok: assume (!((state_reg == S_PWAIT || state_reg == S_PDONE) && s_flt_rsp_valid) ||
+                           s_flt_rsp_err == E_OK);
 
         // one request at a time, answered once, with its tag
         p_one_req: assert (!s_drv_req_ready || !f_pend_reg);
@@ -758,12 +783,16 @@ always_comb begin
         p_self: assert (!f_pend_reg || f_self_reg <= F_SELF);
         // invariants (induction): the state follows the request and the command
         p_inv_pend: assert (f_pend_reg == (state_reg != S_IDLE &&
-                                           !(state_reg == S_PWAIT && !rsp_owed_reg)));
+                                           !(state_reg == S_PWAIT && !rsp_owed_reg) &&
+                                           state_reg != S_PDONE));
         p_inv_out: assert (f_out_reg == (state_reg == S_LOOKUP_WAIT ||
                                          state_reg == S_INSERT_WAIT ||
                                          state_reg == S_RETARGET_WAIT ||
-                                         (state_reg == S_PWAIT && !cmd_owed_reg)));
-        p_inv_state: assert (state_reg <= S_PWAIT);
+                                         (state_reg == S_PWAIT && !cmd_owed_reg) ||
+                                         state_reg == S_PDONE));
+        p_inv_pdone: assert (state_reg != S_PDONE || (!rsp_owed_reg && !cmd_owed_reg));
+        p_inv_pwait: assert (state_reg != S_PWAIT || rsp_owed_reg || cmd_owed_reg);
+        p_inv_state: assert (state_reg <= S_PDONE);
         p_inv_gv: assert (!f_gv_reg || !(state_reg == S_LOOKUP || state_reg == S_LOOKUP_WAIT));
         p_inv_tup: assert (!f_pend_reg ||
                            ({req_ipv6_reg, req_proto_reg, req_src_reg, req_dst_reg,
@@ -781,15 +810,17 @@ always_comb begin
             (state_reg != S_INSERT || f_self_reg <= F_SELF - 5'd1) &&
             (state_reg != S_POST || f_self_reg == 5'd0) &&
             // (S_POST's clock counts only if both its handshakes were taken)
-            (state_reg != S_PWAIT || f_self_reg == 5'd0 ||
-             (f_self_reg == 5'd1 && !rsp_owed_reg && !cmd_owed_reg)));
+            (state_reg != S_PWAIT || f_self_reg == 5'd0) &&
+            (state_reg != S_PDONE || f_self_reg <= 5'd1));
         // (a settled pipeline's later stages lag a step: id_reg steps itself, p_id)
         p_inv_next: assert (settle_reg > 3'd4 || next_reg == last_id_reg + 32'd1);
         p_inv_step: assert (!step || settle_reg == 3'd0);
         // (a drawn id's states: the counter is written only in S_IDLE)
         p_inv_drawn: assert (settle_reg == 3'd0 || !(state_reg == S_INSERT ||
                                                      state_reg == S_INSERT_WAIT ||
-                                                     state_reg == S_POST));
+                                                     ((state_reg == S_POST ||
+                                                       state_reg == S_PWAIT ||
+                                                       state_reg == S_PDONE) && !post_rt_reg)));
         p_inv_mag: assert (settle_reg > 3'd3 || settle_reg == 3'd0 ||
                            (neg1_reg == next_reg[31] &&
                             mag_reg == (next_reg[31] ? 32'd0 - next_reg : next_reg)));
@@ -812,7 +843,9 @@ always_comb begin
 
         // not vacuous: each way a request can go, given or looked up
         c_given_insert: cover (f_rsp_take && f_gv_reg && f_added_reg);
-        c_given_retarget: cover (f_rsp_take && f_gv_reg && f_moved_reg);
+        // (a given retarget is posted: counted in its answer's clock)
+        c_given_retarget: cover (f_rsp_take && f_gv_reg && (f_moved_reg || inc_retargets));
+        c_post_retarget: cover (state_reg == S_PDONE && post_rt_reg && s_flt_rsp_valid);
         c_given_hit: cover (now_take && s_drv_req_lk_valid && s_drv_req_lk_hit && !now_rc[31]);
         c_lookup_insert: cover (f_rsp_take && !f_gv_reg && f_added_reg);
         c_lookup_retarget: cover (f_rsp_take && !f_gv_reg && f_moved_reg);
@@ -824,7 +857,9 @@ always_comb begin
         c_refuse: cover (now_take && m_drv_rsp_refuse && now_rc == RC_EBUSY);
         c_eio: cover (f_rsp_take && m_drv_rsp_rc == RC_EIO);
         c_stalled_rsp: cover (f_rsp_take && f_self_reg == F_SELF);
-        c_posted: cover (state_reg == S_PWAIT && s_flt_rsp_valid && f_added_reg);
+        c_posted: cover (state_reg == S_PDONE && s_flt_rsp_valid && f_added_reg);
+        // a request taken in a posted command's answer clock, its command offered next
+        c_pdone_take: cover (pdone_take && in_take && in_next != S_RSP);
     end
 end
 `endif

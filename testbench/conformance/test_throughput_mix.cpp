@@ -61,7 +61,9 @@ TEST_P(ThroughputMix, MeetsItsFloorAndMatchesModel) {
   EXPECT_GE(rate, c.floor) << (beats ? "beats" : "packets") << " per clock";
   // the RTL's stall counters (read at the end, warm-up included) count at least the clocks the
   // probe's window lost to their cause; move64 replays (a same-flow packet behind each steer),
-  // steer fills the forwarding window (distinct flows, so no replay)
+  // steer with host work fills the forwarding window (distinct flows, so no replay; without
+  // host work its inserts, one per 4 clocks since the driver takes a call in the clock its
+  // posted INSERT is answered, no longer fill it)
   const auto& rc = res.coverage.rtl_counters;
   ASSERT_EQ(rc.count("REPLAY_STALLS") + rc.count("FWD_WINDOW_STALLS") + rc.count("HAZARD_STALLS") +
                 rc.count("DRV_HOLD_STALLS"),
@@ -81,8 +83,8 @@ TEST_P(ThroughputMix, MeetsItsFloorAndMatchesModel) {
   if (c.mix == "steer") {
     if (c.txn_every) {
       EXPECT_GT(rc.at("DRV_HOLD_STALLS"), 0u) << "no driver call waited for an EVT_POP ordered before it";
+      EXPECT_GT(rc.at("FWD_WINDOW_STALLS"), 0u);
     }
-    EXPECT_GT(rc.at("FWD_WINDOW_STALLS"), 0u);
     // the calls after the event FIFO filled: refused as the driver announced, one clock each
     EXPECT_GT(res.probe.drv_refused, 1000u) << "calls refused from the driver's registers";
     // its inserts are fast (a free way in a bucket no change touched since the lookup, an id
@@ -105,7 +107,7 @@ std::vector<MixCase> throughput_cases() {
       {"steer", 0, 0.98},     {"multibeat", 0, 0.99},
       {"flow1", 16, 0.97},    {"rand4", 16, 0.97},    {"rand16", 16, 0.97}, {"rand64", 16, 0.97},
       {"rr64", 16, 0.97},     {"uni1024", 16, 0.96},  {"zipf1000", 16, 0.96}, {"move64", 16, 0.89},
-      {"steer", 16, 0.94},    {"multibeat", 16, 0.99},
+      {"steer", 16, 0.95},    {"multibeat", 16, 0.99},
   };
 }
 
