@@ -22,6 +22,7 @@ ABC's bmc3 keeps one incremental SAT instance on the AIG and its pdr needs no in
 written by hand. The constraints are folded into the properties (fold), as SymbiYosys does.
 Exit 0 when nothing failed and every cover was reached, 1 otherwise, 2 on bad usage.
 """
+import functools
 import json
 import os
 import re
@@ -83,10 +84,12 @@ def x_bits(vcd, aim):
     return sorted(set(bad))
 
 
+@functools.lru_cache(maxsize=None)
 def replay_map(model):
     """The port map (MODEL.aim) plus the inputs write_aiger made of the cut points' $anyseq
     cells, which it names only in the witness map (MODEL.ywm, "seqs"): as "input" lines, so
-    the simulator gives each cut net the solver's value. Returns the map's file name."""
+    the simulator gives each cut net the solver's value. Returns the map's file name; written
+    once per model (cover replays each trace on the same model)."""
     aim = f"{model}.aim"
     if not os.path.exists(f"{model}.ywm"):
         return aim

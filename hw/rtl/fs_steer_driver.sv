@@ -809,8 +809,8 @@ always_comb begin
             (state_reg != S_RETARGET_WAIT || f_self_reg <= 5'd2) &&
             (state_reg != S_INSERT || f_self_reg <= F_SELF - 5'd1) &&
             (state_reg != S_POST || f_self_reg == 5'd0) &&
-            // (S_POST's clock counts only if both its handshakes were taken)
             (state_reg != S_PWAIT || f_self_reg == 5'd0) &&
+            // (S_POST's clock counts only if both its handshakes were taken: then S_PDONE)
             (state_reg != S_PDONE || f_self_reg <= 5'd1));
         // (a settled pipeline's later stages lag a step: id_reg steps itself, p_id)
         p_inv_next: assert (settle_reg > 3'd4 || next_reg == last_id_reg + 32'd1);
