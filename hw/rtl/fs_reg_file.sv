@@ -192,6 +192,7 @@ localparam bit EN = (ENGINE != 0);
 localparam [4:0] OP_SOCK_SIZE = 5'(FS_RFS_OP_SOCK_SIZE);
 localparam [4:0] OP_QUEUE_TABLE = 5'(FS_RFS_OP_QUEUE_TABLE);
 localparam [4:0] OP_HEAD_ADD = 5'(FS_RFS_OP_HEAD_ADD);
+localparam [4:0] OP_BACKLOG_DRAIN = 5'(FS_RFS_OP_BACKLOG_DRAIN);
 localparam [4:0] OP_READ_HEAD_TAIL = 5'(FS_RFS_OP_READ_HEAD_TAIL);
 localparam [4:0] OP_MAY_EXPIRE = 5'(FS_RFS_OP_MAY_EXPIRE);
 localparam [4:0] OP_SET_RMAP = 5'(FS_RFS_OP_SET_RMAP);
@@ -346,12 +347,12 @@ localparam logic [FS_DEC_N-1:0] FREE_SEL =
     (FS_DEC_N'(1) << FS_REG_SOCK_VALUE) | (FS_DEC_N'(1) << FS_REG_EXP_QUEUE) |
     (FS_DEC_N'(1) << FS_REG_EXP_FLOW_ID) | (FS_DEC_N'(1) << FS_REG_EXP_FILTER_ID);
 
-// These only run fs_rfs_core commands (the runtime's SOCK_CMD, HEAD_ADD, HEAD/TAIL reads and
-// EXP_CMD): the top orders them at the RFS core input (ord_core).
+// These only run fs_rfs_core commands (the runtime's SOCK_CMD, HEAD_ADD, BACKLOG_DRAIN,
+// HEAD/TAIL reads and EXP_CMD): the top orders them at the RFS core input (ord_core).
 localparam logic [FS_DEC_N-1:0] CORE_SEL =
     (FS_DEC_N'(1) << FS_REG_SOCK_CMD) | (FS_DEC_N'(1) << FS_REG_HEAD_ADD) |
-    (FS_DEC_N'(1) << FS_REG_HEAD) | (FS_DEC_N'(1) << FS_REG_TAIL) |
-    (FS_DEC_N'(1) << FS_REG_EXP_CMD);
+    (FS_DEC_N'(1) << FS_REG_BACKLOG_DRAIN) | (FS_DEC_N'(1) << FS_REG_HEAD) |
+    (FS_DEC_N'(1) << FS_REG_TAIL) | (FS_DEC_N'(1) << FS_REG_EXP_CMD);
 
 // These change or read what the front end uses between the order gate and the issue stage M
 // (enable and mode, the hash, the RSS LUT, the filter table): the top drains the pipeline
@@ -558,6 +559,7 @@ always_comb begin
         sel_reg[FS_REG_SOCK_CFG]: {chk, wr_bad_c} = {1'b1, wv[4:0] > 5'(SOCK_LOG2)};
         sel_reg[FS_REG_LUT_CFG]: {chk, wr_bad_c} = {1'b1, wv[4:0] > 5'(LUT_LOG2)};
         sel_reg[FS_REG_HASH_CFG]: {chk, wr_bad_c} = {1'b1, wv[1:0] == 2'd3};
+        sel_reg[FS_REG_BACKLOG_DRAIN]: {chk, wr_bad_c} = {1'b1, wv >= 32'(CPUS)};
         default: begin
         end
     endcase
@@ -641,6 +643,11 @@ always_comb begin
         l_op[0] = OP_HEAD_ADD;
         l_addr[0] = 16'(ix_cpu3);
         l_d0[0] = wv;
+    end else if (sel_reg[FS_REG_BACKLOG_DRAIN]) begin
+        // the CPU is the written value (any implemented CPU, checked above)
+        l_n = 3'd1;
+        l_op[0] = OP_BACKLOG_DRAIN;
+        l_addr[0] = wv[15:0];
     end else if (a_rmap) begin
         // SET_RMAP checks cpu < nr_cpu_ids: raise it to every implemented CPU around it
         l_n = 3'd3;

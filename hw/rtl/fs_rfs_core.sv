@@ -61,10 +61,11 @@
 // high, so the command wins a tie); its EXEC clock waits until the packet in D, ordered
 // before it, has left D. A sock-table write (SOCK_RECORD/DELETE/WRITE) needs neither: it is
 // taken with packets ahead of it in A-C and runs the next clock, its write held in a
-// one-entry buffer until the last of them is in D (below). A HEAD_ADD is also taken with
-// packets ahead of it in A-C (counted as for the buffer); it runs once the last of them has
-// left D, and the packets after it enter meanwhile and wait in C, whose flags read head
-// (two packet slots per HEAD_ADD on a full stream, was four). A sock-table write or HEAD_ADD
+// one-entry buffer until the last of them is in D (below). A HEAD_ADD (or BACKLOG_DRAIN,
+// head = tail) is also taken with packets ahead of it in A-C (counted as for the buffer); it
+// runs once the last of them has left D, and the packets after it enter meanwhile and wait in
+// C, whose flags read head (two packet slots per HEAD_ADD on a full stream, was four). A
+// sock-table write or head command
 // lets a packet in during its EXEC clock (that packet reads the sock entry and head after
 // the write). Table (re)size is a counted clear, one slot per clock (2^log clocks) with the
 // core stalled; stat_cmd_stall counts the clocks a packet waited. Argument checks are registered at the command
@@ -213,6 +214,7 @@ localparam [4:0] OP_SOCK_READ = 5'(FS_RFS_OP_SOCK_READ);
 localparam [4:0] OP_RPS_MAP = 5'(FS_RFS_OP_RPS_MAP);
 localparam [4:0] OP_RPS_POOL = 5'(FS_RFS_OP_RPS_POOL);
 localparam [4:0] OP_SET_CPU_MASK = 5'(FS_RFS_OP_SET_CPU_MASK);
+localparam [4:0] OP_BACKLOG_DRAIN = 5'(FS_RFS_OP_BACKLOG_DRAIN);
 
 localparam [31:0] EINVAL_N = -32'sd22;
 localparam [31:0] ENOMEM_N = -32'sd12;
@@ -517,11 +519,14 @@ logic d_done;                     // D's work is complete this clock (needs out_
 logic flush;
 logic x_go;                       // the command in CS_EXEC runs this clock (D is empty, or
                                   // it writes only the sock table, which D never reads)
-logic cmd_fast_reg;               // it is a sock-table write or HEAD_ADD: packets may enter
+logic x_calm_reg = 1'b0;          // last clock: in CS_EXEC (the command's CPU was looked up)
+logic cmd_drain_reg = 1'b0;       // the command is a BACKLOG_DRAIN
+logic cmd_fast_reg;               // it is a sock-table write or a head command: packets may enter
 logic cmd_sock_reg /* verilator public_flat_rd */;   // it is a sock-table write (SOCK_RECORD/DELETE/WRITE)
 logic cmd_is_sock;                // the offered command is one
-logic cmd_is_early;               // ... or a HEAD_ADD: taken with packets ahead in A-C
-logic hadd_pend_reg = 1'b0;       // a HEAD_ADD is taken and waits for the packets before it
+logic cmd_is_head;                // the offered command moves a head (HEAD_ADD, BACKLOG_DRAIN)
+logic cmd_is_early;               // ... or a sock-table write: taken with packets ahead in A-C
+logic hadd_pend_reg = 1'b0;       // a head command is taken and waits for the packets before it
                                   // (registered: it holds C, on the pipeline's ready chain)
 logic pre_zero_reg = 1'b1;        // pre_left_reg == 0 (registered: it gates EXEC)
 // Sock-table write buffer: a sock-table write is taken with packets ordered before it still
@@ -565,7 +570,8 @@ assign b_free = !b_valid_reg || b_adv;
 assign a_adv = a_valid_reg && b_free;
 assign a_free = !a_valid_reg || a_adv;
 // (pre_left_reg is 0 except while a sock-table write or HEAD_ADD waits for packets ahead)
-assign x_go = cs_reg == CS_EXEC && (cmd_sock_reg || (!d_valid_reg && pre_zero_reg));
+assign x_go = cs_reg == CS_EXEC &&
+              (cmd_sock_reg || (!d_valid_reg && pre_zero_reg && (!cmd_drain_reg || x_calm_reg)));
 // a packet accepted in a fast command's EXEC clock reads the sock table and head after it;
 // the packets after a HEAD_ADD enter while it waits and hold in C until it has run
 // no packet enters A in the clock the driver answers D nor while D holds its answer: a flush
@@ -585,7 +591,9 @@ assign pkt_accept = s_axis_pkt_tvalid && s_axis_pkt_tready;
 // once the last of them has left D (pre_left_reg, as the buffer counts them), while the
 // packets after it wait in C; every command waits for a buffered write to be in the RAM.
 assign cmd_is_sock = cmd_op == OP_SOCK_RECORD || cmd_op == OP_SOCK_DELETE || cmd_op == OP_SOCK_WRITE;
-assign cmd_is_early = cmd_is_sock || cmd_op == OP_HEAD_ADD;
+// BACKLOG_DRAIN runs as HEAD_ADD does: head = tail once the packets before it are enqueued
+assign cmd_is_head = cmd_op == OP_HEAD_ADD || cmd_op == OP_BACKLOG_DRAIN;
+assign cmd_is_early = cmd_is_sock || cmd_is_head;
 assign cmd_ready = (cs_reg == CS_IDLE) && (abc_empty || cmd_is_early) && !wb_valid_reg && !rst;
 assign cmd_accept = cmd_valid && cmd_ready;
 
@@ -935,6 +943,15 @@ always_comb begin
 end
 // ---------------------------------------------------------------- command decode
 logic [CW-1:0] k_cpu;
+// the head commands' addend: HEAD_ADD's n, or BACKLOG_DRAIN's tail - head of its CPU (~hdiff),
+// looked up as an AND-OR over the decoded CPU (see w_next_oh: not an index) and registered
+// (into the 32 adders per CPU, the lookup was 7 LUT levels), plus the enqueue on that CPU in
+// the clock it was looked up (the only change to its hdiff while the drain waits in EXEC); so a
+// drain may run in any EXEC clock but its first (x_calm_reg), when the lookup read its CPU
+logic [NUM_CPUS-1:0] k_cpu_oh;
+logic [31:0] k_qlen, k_head_add;
+logic [31:0] k_qlen_reg = 32'd0;
+logic enq_hit_reg = 1'b0;         // last clock a packet was enqueued on the command's CPU
 logic k_cpu_ok, k_q_ok, k_log_ok_q, k_log_ok_s;
 logic [QW-1:0] k_q;
 logic [31:0] k_sock_val;
@@ -957,9 +974,10 @@ logic k_d0_nz_reg;                                 // cmd_data0 != 0 (a sock has
 
 always_comb begin
     n_q = cmd_addr[QW-1:0];
-    // HEAD_ADD and READ_HEAD_TAIL reach every implemented CPU (each has a backlog whatever
-    // nr_cpu_ids is: the register map's HEAD_ADD / HEAD / TAIL), the others the CPUs below it
-    n_cpu_ok = (cmd_op == OP_HEAD_ADD || cmd_op == OP_READ_HEAD_TAIL) ? 32'(cmd_addr) < NUM_CPUS
+    // HEAD_ADD, BACKLOG_DRAIN and READ_HEAD_TAIL reach every implemented CPU (each has a
+    // backlog whatever nr_cpu_ids is: the register map's HEAD_ADD / BACKLOG_DRAIN / HEAD /
+    // TAIL), the others the CPUs below it
+    n_cpu_ok = (cmd_is_head || cmd_op == OP_READ_HEAD_TAIL) ? 32'(cmd_addr) < NUM_CPUS
                                                                       : cmd_addr < nr_cpu_ids_reg;
     n_q_ok = 32'(cmd_addr) < NUM_QUEUES;
     n_log_ok_q = cmd_data0 <= 32'(SL);
@@ -975,6 +993,20 @@ always_comb begin
     n_rmap_q_ok = 32'(cmd_data0) < NUM_QUEUES;
     // MAY_EXPIRE: the queue has a table (flow_id < its size: at EXEC, from k_mx_log_reg)
     n_mx_tbl = n_q_ok && tbl_present_reg[n_q];
+end
+
+always_comb begin
+    k_qlen = 32'd0;
+    for (int i = 0; i < NUM_CPUS; i++) begin
+        k_cpu_oh[i] = cmd_addr_reg[CW-1:0] == CW'(i);
+        k_qlen = k_qlen | ({32{k_cpu_oh[i]}} & ~hdiff_reg[i]);
+    end
+    k_head_add = cmd_drain_reg ? k_qlen_reg + 32'(enq_hit_reg) : cmd_data0_reg;
+end
+always_ff @(posedge clk) begin
+    k_qlen_reg <= k_qlen;
+    x_calm_reg <= cs_reg == CS_EXEC && !rst;
+    enq_hit_reg <= d_fin && d_cpu_any && d_cpu_sel[CW-1:0] == cmd_addr_reg[CW-1:0];
 end
 
 always_comb begin
@@ -1371,8 +1403,9 @@ always_ff @(posedge clk) begin
                 k_rmap_q_ok_reg <= n_rmap_q_ok;
                 k_mx_tbl_reg <= n_mx_tbl;
                 k_mx_log_reg <= tbl_log_reg[n_q];
-                cmd_fast_reg <= cmd_is_sock || cmd_op == OP_HEAD_ADD;
-                hadd_pend_reg <= cmd_op == OP_HEAD_ADD;
+                cmd_fast_reg <= cmd_is_early;
+                hadd_pend_reg <= cmd_is_head;
+                cmd_drain_reg <= cmd_op == OP_BACKLOG_DRAIN;
                 k_d0_nz_reg <= cmd_data0 != 32'd0;
                 cmd_sock_reg <= cmd_is_sock;
             end
@@ -1428,7 +1461,8 @@ always_ff @(posedge clk) begin
                         rsp_valid_reg <= 1'b0;
                     end
                 end
-                OP_HEAD_ADD, OP_SET_HEAD_TAIL, OP_READ_HEAD_TAIL, OP_SET_ONLINE, OP_SET_RMAP: begin
+                OP_HEAD_ADD, OP_BACKLOG_DRAIN, OP_SET_HEAD_TAIL, OP_READ_HEAD_TAIL, OP_SET_ONLINE,
+                OP_SET_RMAP: begin
                     if (!k_cpu_ok || (cmd_op_reg == OP_SET_RMAP && !k_rmap_q_ok)) begin
                         rsp_status_reg <= EINVAL_N;
                     end else begin
@@ -1436,10 +1470,12 @@ always_ff @(posedge clk) begin
                         rsp_data1_reg <= tail_p1_reg[k_cpu] - 32'd1;
                         for (int i = 0; i < NUM_CPUS; i++) begin
                             if (k_cpu == CW'(i)) begin
-                                if (cmd_op_reg == OP_HEAD_ADD) begin
-                                    head_reg[i] <= head_reg[i] + cmd_data0_reg;
-                                    hdiff_reg[i] <= hdiff_reg[i] + cmd_data0_reg;
-                                    hd_zero_reg[i] <= sum_is_zero(hdiff_reg[i], cmd_data0_reg);
+                                // BACKLOG_DRAIN: HEAD_ADD of tail - head (hdiff becomes -1)
+                                if (cmd_op_reg == OP_HEAD_ADD || cmd_op_reg == OP_BACKLOG_DRAIN) begin
+                                    head_reg[i] <= head_reg[i] + k_head_add;
+                                    hdiff_reg[i] <= hdiff_reg[i] + k_head_add;
+                                    hd_zero_reg[i] <= !cmd_drain_reg &&
+                                                      sum_is_zero(hdiff_reg[i], cmd_data0_reg);
                                 end
                                 if (cmd_op_reg == OP_SET_HEAD_TAIL) begin
                                     head_reg[i] <= cmd_data0_reg;
@@ -1704,6 +1740,9 @@ always_ff @(posedge clk) begin
                 p_tq_tbl: assert (d_tq_tbl_reg == tbl_present_reg[d_tq_reg]);
         end
         p_pre_zero: assert (pre_zero_reg == (pre_left_reg == '0));
+        // a drain's registered tail - head is the current one in any clock it may run
+        if (x_calm_reg && cs_reg == CS_EXEC) p_qlen: assert (k_qlen_reg + 32'(enq_hit_reg) == k_qlen);
+        c_drain: cover (x_go && cmd_drain_reg);
         // the refusal's contract (the driver proves it: fs_steer_driver p_refuse)
         if (m_drv_req_valid && d_refuse) a_refuse: assume (m_drv_req_ready && s_drv_rsp_now &&
                                                             s_drv_rsp_now_rc[31]);
@@ -1759,10 +1798,11 @@ always_ff @(posedge clk) begin
         p_inv_pre: assert (4'(pre_left_reg) == 4'(pre_acc_reg) + f_pre_in);
         p_inv_pre_ord: assert (f_pre_ord);
         // D's driver-call state: past XS_EVAL only for the call it issued, XS_EVAL when empty;
-        // an early HEAD_ADD pends only in its EXEC state
+        // an early head command pends only in its EXEC state
         if (!d_valid_reg) p_inv_xs_idle: assert (xs_reg == XS_EVAL);
         if (d_valid_reg && xs_reg != XS_EVAL) p_inv_xs: assert (d_drv_ext && !d_p_unk_reg);
-        if (hadd_pend_reg) p_inv_hadd: assert (cs_reg == CS_EXEC && cmd_op_reg == OP_HEAD_ADD);
+        if (hadd_pend_reg) p_inv_hadd: assert (cs_reg == CS_EXEC && (cmd_op_reg == OP_HEAD_ADD ||
+                                                                     cmd_op_reg == OP_BACKLOG_DRAIN));
         if (pre_acc_reg != '0) p_inv_pre_acc: assert (f_pre_in == f_abc);
     end
 end

@@ -191,6 +191,7 @@ localparam [3:0] S_IDLE = 4'd0, S_LOOKUP = 4'd1, S_LOOKUP_WAIT = 4'd2, S_ALLOC =
                  S_PDONE = 4'd11;
 
 logic [3:0] state_reg = S_IDLE, state_next;
+logic [3:0] id_next, ans_next;
 logic [31:0] rc_reg, rc_next;
 logic [ID_WIDTH-1:0] flt_id_reg, flt_id_next;
 logic [31:0] last_id_reg = '0, last_id_next;
@@ -374,6 +375,14 @@ always_comb begin
     rsp_take = m_drv_rsp_valid && m_drv_rsp_ready;
 
     state_next = state_reg;
+    // S_IDLE's next state (S_PDONE's in its answer clock): a given request's is in_take's
+    id_next = S_IDLE;
+    if (!cfg_last_id_wr_valid && s_drv_req_valid) begin
+        if (!steerable) id_next = S_RSP;
+        else if (!s_drv_req_lk_valid) id_next = S_LOOKUP;
+    end
+    // a waiting command's answer: S_RSP holds the driver's answer until it is taken
+    ans_next = (m_drv_rsp_ready || (state_reg == S_PWAIT && !rsp_owed_reg)) ? S_IDLE : S_RSP;
     rc_next = rc_reg;
     flt_id_next = flt_id_reg;
     last_id_next = last_id_reg;
@@ -392,7 +401,7 @@ always_comb begin
         // S_PDONE's answer clock takes a request as S_IDLE does (the table's answer to a
         // posted command needs nothing, a_post_ok); the counter is written only in S_IDLE
         S_IDLE, S_PDONE: begin
-            if (state_reg == S_PDONE && s_flt_rsp_valid) state_next = S_IDLE;
+            // (the state is selected after the case, see id_next)
             if (cfg_last_id_wr_valid) begin
                 if (state_reg == S_IDLE) begin
                     last_id_next = cfg_last_id_wr_data;
@@ -402,10 +411,7 @@ always_comb begin
                 req_take = 1'b1;
                 if (!steerable) begin
                     rc_next = RC_EPROTONOSUPPORT;
-                    state_next = S_RSP;
-                end else if (!s_drv_req_lk_valid) begin
-                    state_next = S_LOOKUP;
-                end else begin
+                end else if (s_drv_req_lk_valid) begin
                     // the given answer stands for the LOOKUP's: decided in this clock (its
                     // state and rc are selected after the case, see in_take)
                     if (s_drv_req_lk_hit) begin
@@ -454,8 +460,8 @@ always_comb begin
         end
         S_INSERT_WAIT: begin
             if (s_flt_rsp_valid) begin
-                // answered now (fin); S_RSP holds the answer until it is taken
-                state_next = m_drv_rsp_ready ? S_IDLE : S_RSP;
+                // answered now (fin); S_RSP holds the answer until it is taken (the state
+                // after the case, see ans_next)
                 rc_next = fin_rc;
                 if (s_flt_rsp_err == E_OK) begin
                     step = 1'b1;
@@ -473,7 +479,6 @@ always_comb begin
         end
         S_RETARGET_WAIT: begin
             if (s_flt_rsp_valid) begin
-                state_next = m_drv_rsp_ready ? S_IDLE : S_RSP;
                 rc_next = fin_rc;
                 if (s_flt_rsp_err == E_OK) begin
                     inc_retargets = 1'b1;
@@ -502,9 +507,8 @@ always_comb begin
         S_PWAIT: begin
             if (m_drv_rsp_ready) rsp_owed_next = 1'b0;
             if (m_flt_cmd_ready) cmd_owed_next = 1'b0;
-            if (s_flt_rsp_valid) begin
-                state_next = (rsp_owed_reg && !m_drv_rsp_ready) ? S_RSP : S_IDLE;
-            end else if (!rsp_owed_next && !cmd_owed_next) begin
+            // (the table's answer: the state after the case, see ans_next)
+            if (!rsp_owed_next && !cmd_owed_next) begin
                 state_next = S_PDONE;
             end
         end
@@ -512,6 +516,16 @@ always_comb begin
             state_next = S_IDLE;
         end
     endcase
+    // the table's answer and a request taken in S_IDLE or S_PDONE pick the next state after
+    // the case on state_reg: inside it, s_flt_rsp_valid ran through the case's wide
+    // multiplexer (the top mapped filters.state_reg -> state_reg at 7 LUT levels)
+    if (state_reg == S_IDLE || (state_reg == S_PDONE && s_flt_rsp_valid)) begin
+        state_next = id_next;
+    end
+    if (s_flt_rsp_valid && (state_reg == S_INSERT_WAIT || state_reg == S_RETARGET_WAIT ||
+                            state_reg == S_PWAIT)) begin
+        state_next = ans_next;
+    end
     // the lookup's answer picks the next state in its own multiplexer, after the case on
     // state_reg (inside it, the queue compare ran through the case's wide multiplexer)
     if (state_reg == S_LOOKUP_WAIT && s_flt_rsp_valid) begin

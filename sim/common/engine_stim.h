@@ -532,8 +532,11 @@ inline void EngineStim::command() {
   } else if (pick < 32) {  // backlog processed: head advances (slots go inactive)
     kind_ = TxnKind::kHeadAdd;
     const uint32_t c = rnd(cpus_);
-    if (chance(0.5)) wr(r::HEAD_ADD::addr(c), rnd(4));
-    else wr(r::HEAD_ADD::addr(c), rd(r::TAIL::addr(c)) - rd(r::HEAD::addr(c)));
+    const uint32_t way = rnd(8);
+    if (way < 4) wr(r::HEAD_ADD::addr(c), rnd(4));
+    else if (way < 6) wr(r::HEAD_ADD::addr(c), rd(r::TAIL::addr(c)) - rd(r::HEAD::addr(c)));
+    // the drain in one write (now and then a CPU past the implemented ones: SLVERR)
+    else wr(r::BACKLOG_DRAIN::kAddr, chance(0.05) ? (1u << caps_.cpu_log2) + rnd(4) : c);
   } else if (pick < 44) {  // the host runtime's event service
     kind_ = TxnKind::kEvtService;
     if (!hoard_events_) {

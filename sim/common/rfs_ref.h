@@ -150,8 +150,10 @@ class RegRef {
     CmdExpect e;
     Kernel& K = *k;
     const uint32_t nr = K.nr_cpu_ids();
-    // HEAD_ADD and READ_HEAD_TAIL reach every implemented CPU, the others those below nr
-    const bool any_cpu = Op(c.op) == Op::kHeadAdd || Op(c.op) == Op::kReadHeadTail;
+    // HEAD_ADD, BACKLOG_DRAIN and READ_HEAD_TAIL reach every implemented CPU, the others
+    // those below nr
+    const bool any_cpu = Op(c.op) == Op::kHeadAdd || Op(c.op) == Op::kBacklogDrain ||
+                         Op(c.op) == Op::kReadHeadTail;
     auto per_cpu_ok = [&] {
       if (c.addr >= (any_cpu ? dims.cpus : nr)) {
         e.status = -EINVAL;
@@ -175,6 +177,9 @@ class RegRef {
         break;
       case Op::kHeadAdd:
         if (per_cpu_ok()) K.input_queue_head_add(c.addr, c.d0);
+        break;
+      case Op::kBacklogDrain:
+        if (per_cpu_ok()) K.drain(c.addr);
         break;
       case Op::kSetHeadTail:
         if (per_cpu_ok()) K.set_backlog_counters(c.addr, c.d0, c.d1);

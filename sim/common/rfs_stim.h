@@ -108,6 +108,7 @@ class RfsStim {
       return cmd(Op::kSockRecord, 0, f.hash, f.cpu);
     }
     if (r < 0.55) {
+      if (uni() < 0.15) return cmd(Op::kBacklogDrain, uint16_t(c), 0, 0);
       const uint32_t backlog = k.tail(c) - k.head(c);
       uint32_t add = uni() < 0.01 ? uint32_t(rng_())
                                   : (backlog ? rnd(uint64_t(backlog) + 1) : rnd(3));

@@ -80,12 +80,11 @@ struct EngineSim::Impl {
   std::deque<PendingFrame> frames;     // [0] is on the bus
   size_t beat_offset = 0;              // bytes of frames[0] already accepted
   bool beat_valid = false;             // tvalid held until accepted (AXI4-Stream rule)
-  bool stream_paused = false;          // no new frame starts (pause_stream_until_placed)
   std::deque<EngineRecord> records;
   std::deque<uint64_t> accept_clocks;  // per accepted frame, until its record arrives
   TransactionLog transactions;
   AxilState axil;
-  uint64_t clocks = 0, frames_accepted = 0, frames_ordered = 0, rec_stalls = 0;
+  uint64_t clocks = 0, frames_accepted = 0, rec_stalls = 0;
   engine::EngineCaps caps;
   // pipeline probe: clocks since the last packet (beat) not yet committed to the window
   PipeProbe probe;
@@ -203,7 +202,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
 
   // Drives the frame source for the coming clock.
   void drive_stream() {
-    if (!beat_valid && !frames.empty() && !m->rst && !(stream_paused && beat_offset == 0))
+    if (!beat_valid && !frames.empty() && !m->rst)
       beat_valid = !draw(opt.frame_gap);
     m->s_axis_tvalid = beat_valid;
     if (!beat_valid) return;
@@ -242,7 +241,6 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
     const bool beat_fire = m->s_axis_tvalid && m->s_axis_tready;
     const bool beat_last = beat_fire && m->s_axis_tlast;
     const bool gate_pass = root()->fs_engine_top__DOT__gate_pass;
-    if (gate_pass) ++frames_ordered;
     probe_clock(gate_pass, gate_loss(), beat_fire);
     if (root()->fs_engine_top__DOT__m_load && root()->fs_engine_top__DOT__fw_load_patch) ++probe.load_patches;
     if (root()->fs_engine_top__DOT__fw_patch) ++probe.filter_patches;
@@ -275,10 +273,7 @@ struct EngineSim::ModelImpl final : EngineSim::Impl {
         }
       }
     }
-    if (root()->fs_engine_top__DOT__place_start) {
-      ++probe.placed_transactions;
-      stream_paused = false;
-    }
+    if (root()->fs_engine_top__DOT__place_start) ++probe.placed_transactions;
     if (root()->fs_engine_top__DOT__place_start && root()->fs_engine_top__DOT__ord_rec &&
         root()->fs_engine_top__DOT__inflight != 0)
       ++probe.rec_transactions;
@@ -439,9 +434,6 @@ void EngineSim::send_frame(const uint8_t* data, size_t len, uint16_t user) {
 }
 
 size_t EngineSim::frames_pending() const { return impl_->frames.size(); }
-void EngineSim::pause_stream_until_placed() { impl_->stream_paused = true; }
-void EngineSim::resume_stream() { impl_->stream_paused = false; }
-bool EngineSim::stream_quiet() const { return impl_->stream_paused && !impl_->beat_valid; }
 
 bool EngineSim::pop_record(EngineRecord& r) {
   if (impl_->records.empty()) return false;
@@ -499,7 +491,6 @@ const char* gate_loss_name(GateLoss l) {
 
 uint64_t EngineSim::clocks() const { return impl_->clocks; }
 uint64_t EngineSim::frames_accepted() const { return impl_->frames_accepted; }
-uint64_t EngineSim::frames_ordered() const { return impl_->frames_ordered; }
 engine::EngineCaps EngineSim::caps() const { return impl_->caps; }
 void EngineSim::set_rec_ready(double p) { impl_->opt.rec_ready = p; }
 void EngineSim::set_frame_gap(double p) { impl_->opt.frame_gap = p; }

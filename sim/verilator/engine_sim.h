@@ -81,7 +81,8 @@ struct PipeProbe {
   // fs_rfs_core's sock-table write buffer: writes taken with packets ahead still in A-C,
   // clocks a packet at B took the buffered value, flushes while a write waited for them
   uint64_t sock_early = 0, sock_forwards = 0, sock_replays = 0;
-  // HEAD_ADDs taken with packets ahead still in A-C; flushes while one waited for them
+  // head commands (HEAD_ADD, BACKLOG_DRAIN) taken with packets ahead still in A-C; flushes
+  // while one waited for them
   uint64_t head_add_early = 0, head_add_replays = 0;
   double packets_per_clock() const { return clocks ? double(packets) / double(clocks) : 0.0; }
   double beats_per_clock() const { return beat_clocks ? double(beats) / double(beat_clocks) : 0.0; }
@@ -130,11 +131,6 @@ class EngineSim : public bus::RegisterBus {
   void send_frame(const uint8_t* data, size_t len, uint16_t user = 0);
   void send_frame(const std::vector<uint8_t>& f, uint16_t user = 0) { send_frame(f.data(), f.size(), user); }
   size_t frames_pending() const;          // queued, not yet fully accepted
-  // The wire pauses: no new frame starts (one on the bus finishes) until a register
-  // transaction takes its place in the order (place_start), or until resume_stream.
-  void pause_stream_until_placed();
-  void resume_stream();
-  bool stream_quiet() const;              // paused, and no beat offered
 
   // Record sink: records received so far, oldest first.
   bool pop_record(EngineRecord& r);
@@ -151,7 +147,6 @@ class EngineSim : public bus::RegisterBus {
   void forget_transactions_before(size_t index);  // consumed by a checker
   uint64_t clocks() const;
   uint64_t frames_accepted() const;       // frames whose last beat was accepted
-  uint64_t frames_ordered() const;        // frames through the order gate (their place fixed)
   // CAPS0/CAPS1 read at construction; rps_pool_log2 (not in CAPS) from the build
   engine::EngineCaps caps() const;
   void set_rec_ready(double p);           // change back-pressure on the fly

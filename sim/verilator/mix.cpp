@@ -113,6 +113,9 @@ class MixRun {
   unsigned host_step_ = 0;
   size_t host_flow_ = 0;
   std::vector<int64_t> enqueued_;   // records per CPU not yet given back by HEAD_ADD
+  // per CPU: the transactions ordered before its last BACKLOG_DRAIN's effect; a record with a
+  // lower cmd_seq was drained by it
+  std::vector<uint64_t> drained_before_;
 };
 
 void MixRun::setup() {
@@ -121,6 +124,7 @@ void MixRun::setup() {
   sock_log2_ = caps_.sock_log2;
   const uint32_t lut_log2 = caps_.lut_log2;
   enqueued_.assign(kCpus, 0);
+  drained_before_.assign(kCpus, 0);
   wr(r::CTRL::kAddr, 0);
   wr(r::NR_CPU_IDS::kAddr, cpus);
   wr(r::NUM_RX_QUEUES::kAddr, queues_);
@@ -229,7 +233,9 @@ void MixRun::measure(MixResult& res) {
   const kernel::Kernel& k = sb_.model().model().kernel();
   for (uint32_t c = 0; c < enqueued_.size(); ++c) enqueued_[c] = int32_t(k.tail(c) - k.head(c));
   sb_.on_record([&](const EngineRecord& e, const std::vector<uint8_t>& bytes) {
-    if (e.rec.cpu >= 0 && size_t(e.rec.cpu) < enqueued_.size()) ++enqueued_[size_t(e.rec.cpu)];
+    if (e.rec.cpu >= 0 && size_t(e.rec.cpu) < enqueued_.size() &&
+        e.cmd_seq >= drained_before_[size_t(e.rec.cpu)])
+      ++enqueued_[size_t(e.rec.cpu)];
     // a CPU's backlog head never passes its tail in Linux; a host that made it do so would
     // measure states no kernel reaches
     for (uint32_t c = 0; c < enqueued_.size(); ++c)
@@ -248,17 +254,16 @@ void MixRun::measure(MixResult& res) {
   uint64_t moves = 0;  // application moves due, not yet made
   auto move = [&] {
     // The application moved (its recvmsg records the new CPU); the old CPU then drains the
-    // flow's backlog, so the next packet steers, and the runtime serves an event. A drain
-    // leaves head == tail, never past it: the wire pauses until every accepted frame is
-    // through the order gate, and the advance (records seen plus frames past the gate, all
-    // this one flow's on the old CPU) takes its place before the next frame does.
+    // flow's backlog (BACKLOG_DRAIN: head = tail at the write's place, the packets still in
+    // the engine ahead of it included), so the next packet steers, and the runtime serves an
+    // event. The wire keeps running: the packets ordered between the sock write and the
+    // drain are the old CPU's too. The drain is the next transaction executed (one master).
     const uint32_t old_cpu = moving->cpu;
     moving->cpu = (moving->cpu + 1 + rnd(cpus - 1)) % cpus;
     sock_write(*moving);
-    sim.pause_stream_until_placed();
-    while (!(sim.stream_quiet() && sim.frames_accepted() == sim.frames_ordered()) && sb_.ok()) sb_.step(1);
-    advance_head(old_cpu, int64_t(sim.frames_ordered() - sb_.stats().packets));
-    sim.resume_stream();  // placed (a HEAD_ADD takes its place on arrival)
+    drained_before_[old_cpu] = sim.transactions().size() + 1;
+    enqueued_[old_cpu] = 0;
+    wr(r::BACKLOG_DRAIN::kAddr, r::BACKLOG_DRAIN::CPU.put(old_cpu));
     wr(r::EVT_POP::kAddr, r::EVT_POP::POP.put(1));
     ++res.moves;
   };

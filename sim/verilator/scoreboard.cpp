@@ -91,6 +91,7 @@ const std::vector<std::string>& Scoreboard::hazard_bins() {
       "cmd_between_packets",    // a register transaction ordered between two packets in flight
       "rec_backpressure",       // clocks a record waited for the sink
       "fast_insert",            // FAST_ADDS > 0: the driver answered an insert before the table ran it
+      "backlog_drain",          // a BACKLOG_DRAIN emptied a CPU's backlog that held packets
   };
   return bins;
 }
@@ -187,7 +188,11 @@ void Scoreboard::apply_transaction(size_t index) {
   const std::string where = std::string(t.write ? "write" : "read") + " of " + hex(t.offset) +
                             " (transaction " + std::to_string(index) + ")";
   if (t.write) {
+    const kernel::Kernel& k = model_.model().kernel();
+    const bool drain = t.offset == r::BACKLOG_DRAIN::kAddr &&
+                       t.data < (1u << model_.caps().cpu_log2) && k.head(t.data) != k.tail(t.data);
     AxiResp want = model_.write(t.offset, t.data, t.strb);
+    if (drain && want == AxiResp::kOkay) ++cov_.hazard["backlog_drain"];
     if (want != t.resp) fail(t.clock, "response of the " + where + " data " + hex(t.data), resp_name(want), resp_name(t.resp));
   } else {
     uint32_t want_data = 0;

@@ -246,7 +246,7 @@ TEST_F(EngineTop, ResetValuesAndSlverr) {
     }
   }
   // unmapped holes
-  for (uint32_t a : {0x3Cu, 0xFCu, 0x104u, 0x2FCu, 0x324u, 0x608u, 0xD000u, 0xFFFCu, 0x2u}) {
+  for (uint32_t a : {0x3Cu, 0xFCu, 0x104u, 0x2FCu, 0x328u, 0x608u, 0xD000u, 0xFFFCu, 0x2u}) {
     rd(a);
     wr(a, 0);
   }
@@ -270,6 +270,7 @@ TEST_F(EngineTop, ResetValuesAndSlverr) {
   wr(regs::RPS_MAP_CPUS::addr(1u << VFS_ENGINE_TOP_SMALL_RPS_POOL_LOG2), 0);
   wr(regs::SOCK_CMD::kAddr, regs::SOCK_CMD::READ.put(1));  // no sock table
   wr(regs::HEAD_ADD::addr(cpus), 1);
+  wr(regs::BACKLOG_DRAIN::kAddr, cpus);  // no such CPU
   rd(regs::HEAD::addr(cpus));
   rd(regs::CPU_ONLINE::addr(1));
   // strobes on an RW array element, then everything read back
@@ -370,6 +371,11 @@ TEST_F(EngineTop, FramesSteersEventsCountersDelete) {
   }
   wr(regs::HEAD_ADD::addr(1), 3);
   rd(regs::HEAD::addr(1));
+  // the rest of each CPU's backlog in one write: head = tail
+  for (uint32_t c = 0; c < cpus; ++c) {
+    wr(regs::BACKLOG_DRAIN::kAddr, c);
+    EXPECT_EQ(rd(regs::HEAD::addr(c)), rd(regs::TAIL::addr(c))) << "CPU " << c;
+  }
   wr(regs::EXP_QUEUE::kAddr, s1.queue());
   wr(regs::EXP_FLOW_ID::kAddr, 0);
   wr(regs::EXP_FILTER_ID::kAddr, s1.rc());

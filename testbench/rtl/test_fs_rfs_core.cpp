@@ -187,6 +187,10 @@ class BenchT {
     ref->input_queue_head_add(cpu, n);
     push_cmd(Op::kHeadAdd, uint16_t(cpu), n, 0);
   }
+  void backlog_drain(uint32_t cpu) {
+    ref->drain(cpu);
+    push_cmd(Op::kBacklogDrain, uint16_t(cpu), 0, 0);
+  }
   void set_head_tail(uint32_t cpu, uint32_t head, uint32_t tail) {
     ref->set_backlog_counters(cpu, head, tail);
     push_cmd(Op::kSetHeadTail, uint16_t(cpu), head, tail);
@@ -254,6 +258,7 @@ class BenchT {
       case Op::kSetCpuMask: set_cpu_mask(c.d0); break;
       case Op::kQueueTable: queue_table(c.addr, (c.d1 & 1) ? int(c.d0) : -1); break;
       case Op::kHeadAdd: head_add(c.addr, c.d0); break;
+      case Op::kBacklogDrain: backlog_drain(c.addr); break;
       case Op::kSetHeadTail: set_head_tail(c.addr, c.d0, c.d1); break;
       case Op::kReadHeadTail: read_head_tail(c.addr); break;
       case Op::kMayExpire: may_expire(c.addr, c.d0, uint16_t(c.d1)); break;

@@ -69,6 +69,27 @@ TEST(EngineRegs, BadAddressesAndValuesAnswerSlverrAndChangeNothing) {
   EXPECT_EQ(f.write(r::SOCK_CMD::kAddr, 1), AxiResp::kSlvErr);  // no sock table yet
 }
 
+TEST(EngineDriver, BacklogDrainTakesHeadToTailInOneWrite) {
+  engine::EngineRegisterFile f(small_caps());
+  driver::EngineDriver drv(f);
+  driver::EngineSetup s;
+  s.rps_flow_cnt = 16;
+  drv.configure(s);
+  const FlowTuple t = make_tuple("192.0.2.1", "198.51.100.7", 1000, 80);
+  const auto frame = nic::build_frame(t);
+  drv.rps_record_sock_flow(f.model().rss().hash_tuple(t, true), 5);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(f.packet(frame.data(), frame.size()));
+  const uint32_t head = drv.head(5), tail = drv.tail(5);
+  EXPECT_EQ(tail - head, 3u);  // the flow's three packets wait on CPU 5
+  drv.drain_backlog(5);
+  EXPECT_EQ(drv.head(5), tail);
+  EXPECT_EQ(drv.tail(5), tail);
+  // a CPU past the implemented 16: SLVERR, nothing moves
+  EXPECT_EQ(f.write(r::BACKLOG_DRAIN::kAddr, 16), AxiResp::kSlvErr);
+  EXPECT_EQ(f.write(r::BACKLOG_DRAIN::kAddr, 5), AxiResp::kOkay);  // already empty
+  EXPECT_EQ(drv.head(5), tail);
+}
+
 TEST(EngineRegs, AccessKinds) {
   engine::EngineRegisterFile f(small_caps());
   EXPECT_EQ(f.write(r::ID::kAddr, 0), AxiResp::kOkay);  // RO: ignored

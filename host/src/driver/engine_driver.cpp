@@ -282,6 +282,12 @@ uint32_t EngineDriver::process_backlog(uint32_t cpu) {
   return n;
 }
 
+void EngineDriver::drain_backlog(uint32_t cpu) {
+  check_cpu(cpu, "backlog processing");
+  bus_.write32(r::BACKLOG_DRAIN::kAddr, r::BACKLOG_DRAIN::CPU.put(cpu));
+  if (cpu < head_shadow_.size()) head_shadow_[cpu].reset();
+}
+
 uint32_t EngineDriver::known_head(uint32_t cpu) {
   if (head_shadow_.size() <= cpu) head_shadow_.resize(size_t(cpu) + 1);
   if (!head_shadow_[cpu]) head_shadow_[cpu] = head(cpu);

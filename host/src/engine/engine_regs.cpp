@@ -355,6 +355,9 @@ bool EngineRegisterFile::write_reg(const Decoded& d, uint32_t v) {
     }
   } else if (a == r::HEAD_ADD::kAddr) {
     model_.head_add(d.index, v);
+  } else if (a == r::BACKLOG_DRAIN::kAddr) {
+    if (v >= cpus) return false;
+    model_.backlog_drain(v);
   }
   return true;
 }

@@ -101,6 +101,10 @@ class EngineDriver : public EngineControl {
   void head_add(uint32_t cpu, uint32_t n);
   // The backlog of `cpu` processed in full: head advanced to the tail. Returns the skbs.
   uint32_t process_backlog(uint32_t cpu);
+  // The same as one write (BACKLOG_DRAIN): head = tail at the write's place among the
+  // packets, so the packets still inside the engine ahead of it are counted too (a tail read
+  // and HEAD_ADD miss those). The head is read again when next needed.
+  void drain_backlog(uint32_t cpu);
   // ethtool -K ntuple off: NTUPLE bit off, then every filter cleared (ice_vsi_manage_fdir).
   void set_ntuple(bool on) override;
   // Every filter deleted and every pending event dropped: a runtime starting with an empty

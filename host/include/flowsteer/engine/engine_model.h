@@ -111,6 +111,7 @@ class EngineModel : public kernel::RxFlowSteer {
   void sock_record(uint32_t hash, uint32_t cpu) { kernel_.rps_record_sock_flow(hash, cpu); }
   bool sock_write(uint32_t index, uint32_t value) { return kernel_.write_sock_entry(index, value); }
   void head_add(uint32_t cpu, uint32_t n) { kernel_.input_queue_head_add(cpu, n); }
+  void backlog_drain(uint32_t cpu) { kernel_.drain(cpu); }
   bool rps_may_expire_flow(uint16_t q, uint32_t flow_id, uint16_t id) {
     return kernel_.rps_may_expire_flow(q, flow_id, id);
   }
