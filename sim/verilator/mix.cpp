@@ -91,9 +91,9 @@ class MixRun {
   size_t next_flow();
   void host_transaction();
   // HEAD_ADD by the packets seen enqueued on the CPU (records lag the order by the packets in
-  // flight) plus `slack`, which the next advances pay back
-  void advance_head(uint32_t c, int64_t slack) {
-    const int64_t n = std::max<int64_t>(0, enqueued_[c] + slack);
+  // flight, so the head never passes the tail)
+  void advance_head(uint32_t c) {
+    const int64_t n = std::max<int64_t>(0, enqueued_[c]);
     wr(r::HEAD_ADD::addr(c), uint32_t(n));
     enqueued_[c] -= n;
   }
@@ -220,7 +220,7 @@ void MixRun::host_transaction() {
         break;
       }
       const uint32_t c = uint32_t(host_step_ / 4) % kCpus;
-      advance_head(c, 0);
+      advance_head(c);
       break;
     }
   }
